@@ -1,0 +1,165 @@
+import type { Field, FieldKind, Model } from '../model.js';
+
+export type Dialect = 'sqlite' | 'pg';
+
+/** Everything the engine knows about one kind of field. A new kind is one entry here. */
+export interface FieldHandler {
+  /** JSON Schema of a value in a request body (null is added for optional fields by the caller) */
+  jsonSchema(field: Field, model: Model): Record<string, unknown>;
+  /** drizzle column builder source for the dialect, without modifiers */
+  column(field: Field, dialect: Dialect): string;
+  /** drizzle-orm import names the column builder uses, per dialect */
+  imports: Record<Dialect, string[]>;
+  /** filter methods that make sense on this kind, beyond isNull / isNotNull */
+  filterMethods: readonly string[];
+  /** turns a query-string value into the column's value; throws a message on bad input */
+  parse(raw: unknown, field: Field): unknown;
+  /** admin form widget the generic renderer uses */
+  widget: string;
+}
+
+const COMPARE = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'inArray', 'notInArray'] as const;
+const TEXT = [...COMPARE, 'like', 'ilike', 'notLike', 'notIlike'] as const;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const str = (raw: unknown) => {
+  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+  throw 'must be a string';
+};
+const num = (integer: boolean) => (raw: unknown) => {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw integer ? 'must be an integer' : 'must be a number';
+  return n;
+};
+const uuid = (raw: unknown) => {
+  const s = str(raw);
+  if (!UUID_RE.test(s)) throw 'must be a UUID';
+  return s.toLowerCase();
+};
+const col = (f: Field) => JSON.stringify(f.column);
+
+export const fieldTypes = {
+  text: {
+    jsonSchema: (f) => ({
+      type: 'string',
+      ...(f.pattern !== undefined && { pattern: f.pattern }),
+      ...(f.minLength !== undefined && { minLength: f.minLength }),
+      ...(f.maxLength !== undefined && { maxLength: f.maxLength }),
+      ...(f.format && ['email', 'uri', 'uuid'].includes(f.format) && { format: f.format }),
+    }),
+    column: (f, d) => (d === 'pg' && f.format === 'uuid' ? `uuid(${col(f)})` : `text(${col(f)})`),
+    imports: { sqlite: ['text'], pg: ['text', 'uuid'] },
+    filterMethods: TEXT,
+    parse: (raw, f) => (f.format === 'uuid' ? uuid(raw) : str(raw)),
+    widget: 'text',
+  },
+  enum: {
+    jsonSchema: (f) => ({ type: 'string', enum: f.values }),
+    column: (f) => `text(${col(f)})`,
+    imports: { sqlite: ['text'], pg: ['text'] },
+    filterMethods: TEXT,
+    parse: str,
+    widget: 'select',
+  },
+  integer: {
+    jsonSchema: (f) => ({ type: 'integer', ...(f.minimum !== undefined && { minimum: f.minimum }), ...(f.maximum !== undefined && { maximum: f.maximum }) }),
+    column: (f) => `integer(${col(f)})`,
+    imports: { sqlite: ['integer'], pg: ['integer'] },
+    filterMethods: COMPARE,
+    parse: num(true),
+    widget: 'number',
+  },
+  number: {
+    jsonSchema: (f) => ({ type: 'number', ...(f.minimum !== undefined && { minimum: f.minimum }), ...(f.maximum !== undefined && { maximum: f.maximum }) }),
+    column: (f, d) => (d === 'pg' ? `doublePrecision(${col(f)})` : `real(${col(f)})`),
+    imports: { sqlite: ['real'], pg: ['doublePrecision'] },
+    filterMethods: COMPARE,
+    parse: num(false),
+    widget: 'number',
+  },
+  boolean: {
+    jsonSchema: () => ({ type: 'boolean' }),
+    column: (f, d) => (d === 'pg' ? `boolean(${col(f)})` : `integer(${col(f)}, { mode: 'boolean' })`),
+    imports: { sqlite: ['integer'], pg: ['boolean'] },
+    filterMethods: ['eq', 'ne'],
+    parse: (raw) => {
+      if (raw === true || raw === 'true' || raw === '1' || raw === 1) return true;
+      if (raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
+      throw 'must be true or false';
+    },
+    widget: 'switch',
+  },
+  localized: {
+    jsonSchema: () => ({
+      type: 'object',
+      propertyNames: { pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
+      additionalProperties: { type: 'string' },
+    }),
+    column: (f, d) => (d === 'pg' ? `jsonb(${col(f)})` : `text(${col(f)}, { mode: 'json' })`),
+    imports: { sqlite: ['text'], pg: ['jsonb'] },
+    filterMethods: ['like', 'ilike', 'notLike', 'notIlike', 'eq', 'ne', 'inArray', 'notInArray'],
+    parse: str,
+    widget: 'localized',
+  },
+  datetime: {
+    jsonSchema: () => ({ type: 'string', format: 'date-time' }),
+    column: (f, d) =>
+      d === 'pg'
+        ? `timestamp(${col(f)}, { withTimezone: true, precision: 3, mode: 'date' })`
+        : `integer(${col(f)}, { mode: 'timestamp_ms' })`,
+    imports: { sqlite: ['integer'], pg: ['timestamp'] },
+    filterMethods: COMPARE,
+    parse: (raw) => {
+      const s = str(raw);
+      const d = /^\d+$/.test(s) ? new Date(Number(s)) : new Date(s);
+      if (Number.isNaN(d.getTime())) throw 'must be a date-time (ISO 8601)';
+      return d;
+    },
+    widget: 'datetime',
+  },
+  date: {
+    jsonSchema: () => ({ type: 'string', format: 'date' }),
+    column: (f, d) => (d === 'pg' ? `date(${col(f)}, { mode: 'string' })` : `text(${col(f)})`),
+    imports: { sqlite: ['text'], pg: ['date'] },
+    filterMethods: COMPARE,
+    parse: (raw) => {
+      const s = str(raw);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || Number.isNaN(Date.parse(s))) throw 'must be a date (YYYY-MM-DD)';
+      return s;
+    },
+    widget: 'date',
+  },
+  json: {
+    jsonSchema: (f) => (f.schema as Record<string, unknown>) ?? {},
+    column: (f, d) => (d === 'pg' ? `jsonb(${col(f)})` : `text(${col(f)}, { mode: 'json' })`),
+    imports: { sqlite: ['text'], pg: ['jsonb'] },
+    filterMethods: ['like', 'ilike', 'notLike', 'notIlike'],
+    parse: str,
+    widget: 'json',
+  },
+  file: {
+    jsonSchema: () => ({ type: 'string' }),
+    column: (f) => `text(${col(f)})`,
+    imports: { sqlite: ['text'], pg: ['text'] },
+    filterMethods: TEXT,
+    parse: str,
+    widget: 'file',
+  },
+  reference: {
+    jsonSchema: () => ({ type: 'string', format: 'uuid' }),
+    column: (f, d) => (d === 'pg' ? `uuid(${col(f)})` : `text(${col(f)})`),
+    imports: { sqlite: ['text'], pg: ['uuid'] },
+    filterMethods: ['eq', 'ne', 'inArray', 'notInArray'],
+    parse: (raw) => uuid(raw),
+    widget: 'reference',
+  },
+} satisfies Record<FieldKind, FieldHandler>;
+
+export function handlerOf(field: Field): FieldHandler {
+  return fieldTypes[field.kind];
+}
+
+/** the id column is a uuid primary key on every entity */
+export const isUuidField = (f: Field) => f.kind === 'reference' || f.format === 'uuid';
+export { UUID_RE };

@@ -1,0 +1,67 @@
+import type { Entity, Field, Model } from './model.js';
+import { fieldTypes } from './fields/index.js';
+
+type Schema = Record<string, unknown>;
+
+/** Fields the server sets; accepted in bodies (clients echo whole rows back) but never written from them */
+export const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
+
+const isServerField = (f: Field) => (SERVER_FIELDS as readonly string[]).includes(f.name);
+
+/** a field that may be left out on create: it has a default, is generated, or is optional */
+export const optionalOnCreate = (f: Field) => !f.required || f.default !== undefined || !!f.generate;
+
+function valueSchema(field: Field, model: Model, nullable: boolean): Schema {
+  const base: Schema = {
+    ...fieldTypes[field.kind].jsonSchema(field, model),
+    ...(field.title && { title: field.title }),
+    ...(field.description && { description: field.description }),
+  };
+  if (field.default !== undefined) base.default = field.default;
+  if (!nullable) return base;
+  if (typeof base.type === 'string') return { ...base, type: [base.type, 'null'] };
+  if (Object.keys(base).every((k) => ['title', 'description', 'default'].includes(k))) return base;
+  return { anyOf: [base, { type: 'null' }], ...(field.title && { title: field.title }) };
+}
+
+/**
+ * JSON Schema of a create or update body's `data` for an entity: its writable fields,
+ * nothing else (unknown fields are refused).
+ */
+export function bodySchema(entity: Entity, model: Model, mode: 'create' | 'update'): Schema {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  for (const f of entity.fields) {
+    if (isServerField(f)) {
+      properties[f.name] = {};
+      continue;
+    }
+    properties[f.name] = valueSchema(f, model, !f.required && f.default === undefined);
+    if (mode === 'create' && !optionalOnCreate(f)) required.push(f.name);
+  }
+  return {
+    $id: `${entity.id}#${mode}`,
+    title: `${entity.title} (${mode})`,
+    type: 'object',
+    additionalProperties: false,
+    properties,
+    ...(required.length && { required }),
+  };
+}
+
+/** JSON Schema of a row as the API returns it (secret fields are never returned) */
+export function rowSchema(entity: Entity, model: Model): Schema {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  for (const f of entity.fields) {
+    if (f.secret) continue;
+    const alwaysSet = isServerField(f) || f.required || f.default !== undefined || !!f.generate;
+    const s = isServerField(f)
+      ? { type: 'string', ...(f.kind === 'datetime' ? { format: 'date-time' } : { format: 'uuid' }) }
+      : valueSchema(f, model, !alwaysSet);
+    delete s.default;
+    properties[f.name] = s;
+    required.push(f.name);
+  }
+  return { title: entity.title, type: 'object', additionalProperties: false, properties, required };
+}

@@ -1,0 +1,89 @@
+/** The in-memory model graph every generator and the runtime read. Built by `loadModel`. */
+
+export type FieldKind =
+  | 'text' | 'enum' | 'integer' | 'number' | 'boolean' | 'localized'
+  | 'datetime' | 'date' | 'json' | 'file' | 'reference';
+
+export interface FieldSpec {
+  kind: FieldKind;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  unique?: boolean;
+  index?: boolean;
+  secret?: boolean;
+  default?: unknown;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  generate?: 'slug' | 'words';
+  values?: string[];
+  schema?: Record<string, unknown>;
+  accept?: string[];
+  to?: string;
+  onDelete?: 'cascade' | 'set null' | 'restrict';
+}
+
+/** A manifest as written in schemas/<module>/<name>.json */
+export interface Manifest {
+  name: string;
+  route: string;
+  title: string;
+  description?: string;
+  access?: 'public' | 'private';
+  owner?: string;
+  variants?: string[];
+  relation?: string[];
+  unique?: string[][];
+  fields: Record<string, FieldSpec>;
+}
+
+export interface Field extends FieldSpec {
+  name: string;
+  /** snake_case column name */
+  column: string;
+  /** true for fields the engine adds to every entity */
+  common?: boolean;
+  /** resolved target entity id for references */
+  target?: string;
+}
+
+export interface Entity {
+  /** '<module>/<name>' */
+  id: string;
+  module: string;
+  name: string;
+  route: string;
+  title: string;
+  description?: string;
+  access: 'public' | 'private';
+  owner?: string;
+  variants: string[];
+  defaultVariant: string;
+  relation?: string[];
+  unique: string[][];
+  /** common fields first, then the manifest's, in order */
+  fields: Field[];
+  table: string;
+  /** path of the manifest, relative to the schemas folder */
+  file: string;
+}
+
+export interface Model {
+  languages: string[];
+  defaultLanguage: string;
+  modules: string[];
+  entities: Entity[];
+  byId: Record<string, Entity>;
+}
+
+export function fieldOf(entity: Entity, name: string): Field | undefined {
+  return entity.fields.find((f) => f.name === name);
+}
+
+export const snake = (s: string) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()).replace(/-/g, '_');
+export const camel = (s: string) => s.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export const pascal = (s: string) => camel(s).replace(/^./, (c) => c.toUpperCase());
