@@ -13,7 +13,7 @@ export const optionalOnCreate = (f: Field) => !f.required || f.default !== undef
 
 function valueSchema(field: Field, model: Model, nullable: boolean): Schema {
   const base: Schema = {
-    ...fieldTypes[field.kind].jsonSchema(field, model),
+    ...(fieldTypes[field.kind].jsonSchema as (f: Field, m: Model) => Schema)(field, model),
     ...(field.title && { title: field.title }),
     ...(field.description && { description: field.description }),
   };

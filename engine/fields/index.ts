@@ -98,7 +98,8 @@ export const fieldTypes = {
     }),
     column: (f, d) => (d === 'pg' ? `jsonb(${col(f)})` : `text(${col(f)}, { mode: 'json' })`),
     imports: { sqlite: ['text'], pg: ['jsonb'] },
-    filterMethods: ['like', 'ilike', 'notLike', 'notIlike', 'eq', 'ne', 'inArray', 'notInArray'],
+    // the whole map compares as JSON text; `<field>.<language>` filters one language with every text method
+    filterMethods: ['like', 'ilike', 'notLike', 'notIlike'],
     parse: str,
     widget: 'localized',
   },

@@ -1,0 +1,46 @@
+import type { Context } from 'hono';
+import { badRequest } from '../http/errors.js';
+
+export interface ParsedBody {
+  data: unknown;
+  /** file parts of a multipart body, by field name; the file-storage module stores them */
+  files: Record<string, File[]>;
+}
+
+/**
+ * A body is JSON `{ "data": … }` or multipart/form-data with a `data` part holding JSON,
+ * plus any file parts.
+ */
+export async function readBody(c: Context): Promise<ParsedBody> {
+  const type = c.req.header('content-type') ?? '';
+  if (type.startsWith('multipart/form-data')) {
+    let form: Record<string, string | File | (string | File)[]>;
+    try {
+      form = await c.req.parseBody({ all: true });
+    } catch {
+      throw badRequest('The multipart body could not be read');
+    }
+    const files: Record<string, File[]> = {};
+    for (const [name, value] of Object.entries(form)) {
+      const list = (Array.isArray(value) ? value : [value]).filter((v): v is File => typeof v !== 'string');
+      if (list.length) files[name] = list;
+    }
+    const raw = form.data;
+    if (raw === undefined) return { data: undefined, files };
+    if (typeof raw !== 'string') throw badRequest('the data part must be JSON text');
+    try {
+      return { data: JSON.parse(raw), files };
+    } catch {
+      throw badRequest('the data part is not valid JSON', [{ message: 'data is not valid JSON', field: 'data', rule: 'json' }]);
+    }
+  }
+  if (!type.includes('json')) throw badRequest(`Unsupported content type '${type.slice(0, 80) || 'none'}': send application/json with {"data": …} or multipart/form-data with a data part`);
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw badRequest('The body is not valid JSON');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be an object {"data": …}');
+  return { data: (body as { data?: unknown }).data, files: {} };
+}

@@ -1,0 +1,171 @@
+import qs from 'qs';
+import {
+  and, or, asc, desc, eq, ne, gt, gte, lt, lte, like, notLike, inArray, notInArray, isNull, isNotNull, sql, type SQL,
+} from 'drizzle-orm';
+import type { Entity, Field, Model } from '../../engine/model.js';
+import { fieldTypes, type Dialect } from '../../engine/fields/index.js';
+import { badRequest, type Cause } from '../http/errors.js';
+import type { Drizzle } from '../db/index.js';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+export const FILTER_METHODS = [
+  'eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'notLike', 'notIlike', 'inArray', 'notInArray', 'isNull', 'isNotNull',
+] as const;
+type Method = (typeof FILTER_METHODS)[number];
+const NO_VALUE: readonly string[] = ['isNull', 'isNotNull'];
+const LIST: readonly string[] = ['inArray', 'notInArray'];
+
+export interface ListQuery {
+  where?: SQL;
+  orderBy: SQL[];
+  limit: number;
+  offset: number;
+}
+
+interface Condition {
+  column?: unknown;
+  method?: unknown;
+  value?: unknown;
+}
+
+/** the columns a query may name: every field that is not secret, and `<localized>.<language>` */
+function resolveColumn(entity: Entity, model: Model, raw: unknown, where: string): { field: Field; language?: string } {
+  if (typeof raw !== 'string' || !raw) throw badRequest(`${where} is required`, [{ message: `${where} is required`, field: where, rule: 'required' }]);
+  const [name, language, ...rest] = raw.split('.');
+  const field = entity.fields.find((f) => f.name === name);
+  // secret fields answer exactly like fields that do not exist: this is the one check every method passes
+  if (!field || field.secret || rest.length || (language !== undefined && field.kind !== 'localized')) {
+    const allowed = entity.fields.filter((f) => !f.secret).map((f) => f.name).join(', ');
+    throw badRequest(`Unknown column '${raw}' in ${where}; columns of ${entity.id}: ${allowed}`, [
+      { message: `unknown column '${raw}'`, field: where, rule: 'column' },
+    ]);
+  }
+  if (language !== undefined && !/^[a-z]{2}(-[A-Za-z]{2,4})?$/.test(language)) {
+    throw badRequest(`Unknown language '${language}' in ${where}; languages: ${model.languages.join(', ')}`);
+  }
+  return { field, language };
+}
+
+/** the SQL expression a column name stands for; languages are bound parameters, never spliced */
+function columnExpr(table: Drizzle, field: Field, language: string | undefined, dialect: Dialect): SQL | Drizzle {
+  const col = table[field.name];
+  if (language !== undefined) return dialect === 'pg' ? sql`(${col} ->> ${language})` : sql`json_extract(${col}, ${'$.' + language})`;
+  // as SQL, not as the column: a JSON column would JSON-encode the pattern it is compared with
+  if (field.kind === 'localized' || field.kind === 'json') return dialect === 'pg' ? sql`(${col}::text)` : sql`${col}`;
+  return col;
+}
+
+function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, c: Condition, where: string): SQL {
+  if (!c || typeof c !== 'object') throw badRequest(`${where} must be an object with column, method and value`);
+  const { field, language } = resolveColumn(entity, model, c.column, `${where}[column]`);
+  const method = c.method as Method;
+  const kindMethods: readonly string[] = language !== undefined ? fieldTypes.text.filterMethods : fieldTypes[field.kind].filterMethods;
+  if (typeof method !== 'string' || !(FILTER_METHODS as readonly string[]).includes(method)) {
+    throw badRequest(`Unknown method '${String(c.method)}' in ${where}[method]; methods: ${FILTER_METHODS.join(', ')}`, [
+      { message: `unknown method '${String(c.method)}'`, field: `${where}[method]`, rule: 'method' },
+    ]);
+  }
+  if (!NO_VALUE.includes(method) && !kindMethods.includes(method)) {
+    throw badRequest(`Method '${method}' does not apply to ${field.kind} column '${c.column}' in ${where}[method]; use one of: ${[...kindMethods, ...NO_VALUE].join(', ')}`);
+  }
+  const expr = columnExpr(table, field, language, dialect);
+  if (method === 'isNull') return isNull(expr);
+  if (method === 'isNotNull') return isNotNull(expr);
+  // whole language maps and JSON compare as text; their parse leaves strings alone
+  const parseOne = (v: unknown, at: string) => {
+    try {
+      return language !== undefined ? fieldTypes.text.parse(v, { ...field, kind: 'text', format: undefined }) : fieldTypes[field.kind].parse(v, field);
+    } catch (rule) {
+      const cause: Cause = { message: `${at} ${rule}`, field: at, rule: 'type' };
+      throw badRequest(`${at} ${rule} (column '${c.column}' is ${field.kind})`, [cause]);
+    }
+  };
+  if (LIST.includes(method)) {
+    const values = c.value === undefined || c.value === '' ? [] : Array.isArray(c.value) ? c.value : typeof c.value === 'object' ? Object.values(c.value as object) : [c.value];
+    const parsed = values.map((v, i) => parseOne(v, `${where}[value][${i}]`));
+    // an empty list matches nothing (inArray) or everything (notInArray): never "no filter" by accident
+    if (!parsed.length) return method === 'inArray' ? sql`1 = 0` : sql`1 = 1`;
+    return method === 'inArray' ? inArray(expr, parsed) : notInArray(expr, parsed);
+  }
+  if (c.value === undefined) throw badRequest(`${where}[value] is required for method ${method}`, [{ message: `${where}[value] is required`, field: `${where}[value]`, rule: 'required' }]);
+  const value = parseOne(c.value, `${where}[value]`);
+  switch (method) {
+    case 'eq': return eq(expr, value);
+    case 'ne': return ne(expr, value);
+    case 'gt': return gt(expr, value);
+    case 'gte': return gte(expr, value);
+    case 'lt': return lt(expr, value);
+    case 'lte': return lte(expr, value);
+    case 'like': return like(expr, String(value));
+    case 'notLike': return notLike(expr, String(value));
+    case 'ilike': return sql`lower(${expr}) like lower(${String(value)})`;
+    case 'notIlike': return sql`lower(${expr}) not like lower(${String(value)})`;
+  }
+  throw badRequest(`Unknown method '${method}'`);
+}
+
+function group(value: unknown, where: string): Condition[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  if (value && typeof value === 'object') return Object.values(value); // qs turns long arrays into objects
+  throw badRequest(`${where} must be a list of conditions`);
+}
+
+/** `filters[and][i]` and `filters[or][i]` → one WHERE; every value is a bound parameter */
+export function whereOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, filters: unknown): SQL | undefined {
+  if (filters === undefined || filters === '') return undefined;
+  if (typeof filters !== 'object' || filters === null) throw badRequest('filters must be filters[and][i][column|method|value] or filters[or][…]');
+  const f = filters as Record<string, unknown>;
+  for (const key of Object.keys(f)) if (key !== 'and' && key !== 'or') throw badRequest(`Unknown filter group 'filters[${key}]'; use filters[and] or filters[or]`);
+  const all = group(f.and, 'filters[and]').map((c, i) => condition(entity, model, table, dialect, c, `filters[and][${i}]`));
+  const any = group(f.or, 'filters[or]').map((c, i) => condition(entity, model, table, dialect, c, `filters[or][${i}]`));
+  const parts = [...all, ...(any.length ? [or(...any)!] : [])];
+  return parts.length ? and(...parts) : undefined;
+}
+
+function orderOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, orderBy: unknown): SQL[] {
+  const out: SQL[] = [];
+  if (orderBy !== undefined && orderBy !== '') {
+    if (typeof orderBy !== 'object' || orderBy === null) throw badRequest('orderBy must be orderBy[and][i][column|method]');
+    for (const key of Object.keys(orderBy)) if (key !== 'and') throw badRequest(`Unknown order group 'orderBy[${key}]'; use orderBy[and]`);
+    group((orderBy as Record<string, unknown>).and, 'orderBy[and]').forEach((o, i) => {
+      const where = `orderBy[and][${i}]`;
+      const { field, language } = resolveColumn(entity, model, o?.column, `${where}[column]`);
+      const method = o.method ?? 'asc';
+      if (method !== 'asc' && method !== 'desc') throw badRequest(`Unknown method '${String(method)}' in ${where}[method]; methods: asc, desc`, [{ message: `unknown method '${String(method)}'`, field: `${where}[method]`, rule: 'method' }]);
+      const expr = columnExpr(table, field, language, dialect);
+      out.push(method === 'desc' ? desc(expr) : asc(expr));
+    });
+  }
+  if (!out.length) {
+    if (entity.relation) out.push(asc(table.orderIndex));
+    out.push(asc(table.createdAt));
+  }
+  out.push(asc(table.id)); // a total order, so that pages never overlap
+  return out;
+}
+
+function intParam(raw: unknown, name: string, min: number, max: number, fallback: number) {
+  if (raw === undefined || raw === '') return fallback;
+  const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw badRequest(`${name} must be an integer from ${min} to ${max}`, [{ message: `${name} must be an integer from ${min} to ${max}`, field: name, rule: 'range' }]);
+  }
+  return n;
+}
+
+export function parseQueryString(search: string): Record<string, unknown> {
+  return qs.parse(search.replace(/^\?/, ''), { depth: 5, arrayLimit: MAX_LIMIT, parameterLimit: 2000, allowDots: false });
+}
+
+/** the list query of spec §7 in deep-object form: filters, orderBy, limit, offset */
+export function parseListQuery(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, query: Record<string, unknown>): ListQuery {
+  return {
+    where: whereOf(entity, model, table, dialect, query.filters),
+    orderBy: orderOf(entity, model, table, dialect, query.orderBy),
+    limit: intParam(query.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT),
+    offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0),
+  };
+}

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import type { Entity, Field, Model } from '../../engine/model.js';
+import { SERVER_FIELDS } from '../../engine/json-schema.js';
+import type { Database, Drizzle } from '../db/index.js';
+import { HttpError, badRequest, fromDatabaseError, notFound, type Cause } from '../http/errors.js';
+import type { ListQuery } from './query.js';
+import { randomWords } from './words.js';
+
+type Row = Record<string, unknown>;
+const isBlank = (v: unknown) => v === undefined || v === null || v === '';
+/** kinds a find-or-create may match on: plain values, never secrets or whole JSON documents */
+const MATCHABLE = new Set(['text', 'enum', 'integer', 'number', 'boolean', 'date', 'datetime', 'file', 'reference']);
+
+/**
+ * Generic data access for every entity, shared by the CRUD routes and by plugins.
+ * Secret fields are never selected or returned.
+ */
+export class Repository {
+  private columnsCache = new Map<string, Record<string, Drizzle>>();
+  private byIdCache = new Map<string, { db: Drizzle; query: Drizzle }>();
+
+  constructor(
+    readonly database: Database,
+    readonly model: Model,
+  ) {}
+
+  table(entity: Entity): Drizzle {
+    return this.database.tables[entity.id];
+  }
+
+  /** the columns a response may carry: every field that is not secret */
+  columns(entity: Entity): Record<string, Drizzle> {
+    let cols = this.columnsCache.get(entity.id);
+    if (!cols) {
+      const t = this.table(entity);
+      cols = Object.fromEntries(entity.fields.filter((f) => !f.secret).map((f) => [f.name, t[f.name]]));
+      this.columnsCache.set(entity.id, cols);
+    }
+    return cols;
+  }
+
+  async list(entity: Entity, q: ListQuery): Promise<Row[]> {
+    return this.database.db.select(this.columns(entity)).from(this.table(entity)).where(q.where)
+      .orderBy(...q.orderBy).limit(q.limit).offset(q.offset);
+  }
+
+  async count(entity: Entity, where?: SQL): Promise<number> {
+    const [r] = await this.database.db.select({ n: count() }).from(this.table(entity)).where(where);
+    return Number(r.n);
+  }
+
+  async get(entity: Entity, id: string, tx?: Drizzle): Promise<Row | undefined> {
+    if (tx) {
+      const [row] = await tx.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, id)).limit(1);
+      return row;
+    }
+    // one prepared statement per entity: the hot path of the storefront
+    const db = this.database.db;
+    let cached = this.byIdCache.get(entity.id);
+    if (!cached || cached.db !== db) {
+      const q = db.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, sql.placeholder('id'))).limit(1);
+      cached = { db, query: this.database.dialect === 'pg' ? q.prepare(`by_id_${entity.table}`) : q.prepare() };
+      this.byIdCache.set(entity.id, cached);
+    }
+    const rows = await cached.query.execute({ id });
+    return rows[0];
+  }
+
+  async getOrThrow(entity: Entity, id: string, tx?: Drizzle): Promise<Row> {
+    const row = await this.get(entity, id, tx);
+    if (!row) throw notFound(entity, id);
+    return row;
+  }
+
+  /** datetime values travel as ISO strings and are stored as dates */
+  private toDb(entity: Entity, data: Row): Row {
+    const out: Row = {};
+    for (const f of entity.fields) {
+      if (!(f.name in data) || (SERVER_FIELDS as readonly string[]).includes(f.name)) continue;
+      const v = data[f.name];
+      out[f.name] = f.kind === 'datetime' && typeof v === 'string' ? new Date(v) : v;
+    }
+    return out;
+  }
+
+  private async generate(tx: Drizzle, entity: Entity, f: Field): Promise<string> {
+    const separator = f.generate === 'slug' ? '-' : ' ';
+    if (!f.unique) return randomWords(separator);
+    for (let attempt = 0; ; attempt++) {
+      const candidate = randomWords(separator) + (attempt > 3 ? separator + randomUUID().slice(0, 8) : '');
+      const [taken] = await tx.select({ id: this.table(entity).id }).from(this.table(entity)).where(eq(this.table(entity)[f.name], candidate)).limit(1);
+      if (!taken) return candidate;
+    }
+  }
+
+  /** every reference in the row points at an existing row: a clear 400 instead of a constraint error */
+  private async checkReferences(tx: Drizzle, entity: Entity, row: Row, prefix: string) {
+    const causes: Cause[] = [];
+    for (const f of entity.fields) {
+      if (f.kind !== 'reference' || isBlank(row[f.name])) continue;
+      const target = this.model.byId[f.target!];
+      const t = this.database.tables[target.id];
+      const [found] = await tx.select({ id: t.id }).from(t).where(eq(t.id, row[f.name])).limit(1);
+      const field = prefix ? `${prefix}.${f.name}` : f.name;
+      if (!found) causes.push({ field, rule: 'reference', message: `${field}: no ${target.id} with id ${row[f.name]}` });
+    }
+    if (causes.length) throw badRequest(causes.length === 1 ? causes[0].message : 'References to missing rows', causes);
+  }
+
+  private async fill(tx: Drizzle, entity: Entity, data: Row, mode: 'create' | 'update') {
+    for (const f of entity.fields) {
+      if (f.generate && (mode === 'create' ? isBlank(data[f.name]) : f.name in data && isBlank(data[f.name]))) {
+        data[f.name] = await this.generate(tx, entity, f);
+      } else if (mode === 'create' && data[f.name] === undefined && f.default !== undefined && !f.common) {
+        data[f.name] = structuredClone(f.default);
+      }
+    }
+    if (mode === 'create' && isBlank(data.variant)) data.variant = entity.defaultVariant;
+  }
+
+  private async guard<T>(entity: Entity, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof HttpError) throw e;
+      throw fromDatabaseError(e, entity) ?? e;
+    }
+  }
+
+  /** inserts one validated body; the server sets id, createdAt and updatedAt */
+  async create(entity: Entity, body: Row, tx?: Drizzle, prefix = '', id: string = randomUUID()): Promise<Row> {
+    if (!tx) return this.guard(entity, () => this.database.transaction((t) => this.create(entity, body, t, prefix, id)));
+    const data = this.toDb(entity, body);
+    await this.fill(tx, entity, data, 'create');
+    await this.checkReferences(tx, entity, data, prefix);
+    const now = new Date();
+    const [row] = await tx.insert(this.table(entity)).values({ ...data, id, createdAt: now, updatedAt: now }).returning(this.columns(entity));
+    return row;
+  }
+
+  async update(entity: Entity, id: string, body: Row, tx?: Drizzle, prefix = ''): Promise<Row> {
+    if (!tx) return this.guard(entity, () => this.database.transaction((t) => this.update(entity, id, body, t, prefix)));
+    await this.getOrThrow(entity, id, tx);
+    const data = this.toDb(entity, body);
+    await this.fill(tx, entity, data, 'update');
+    await this.checkReferences(tx, entity, data, prefix);
+    const [row] = await tx.update(this.table(entity)).set({ ...data, updatedAt: new Date() }).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
+    return row;
+  }
+
+  async delete(entity: Entity, id: string): Promise<Row> {
+    return this.guard(entity, () =>
+      this.database.transaction(async (tx) => {
+        await this.getOrThrow(entity, id, tx);
+        const [row] = await tx.delete(this.table(entity)).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
+        return row;
+      }),
+    );
+  }
+
+  /** the first row equal to the body on its plain, non-secret fields; created when there is none */
+  async findOrCreate(entity: Entity, body: Row): Promise<{ row: Row; created: boolean }> {
+    return this.guard(entity, () =>
+      this.database.transaction(async (tx) => {
+        const data = this.toDb(entity, body);
+        const t = this.table(entity);
+        const conditions = entity.fields
+          .filter((f) => !f.secret && MATCHABLE.has(f.kind) && f.name in data)
+          .map((f) => (data[f.name] === null ? sql`${t[f.name]} is null` : eq(t[f.name], data[f.name])));
+        if (conditions.length) {
+          const [found] = await tx.select(this.columns(entity)).from(t).where(and(...conditions)).orderBy(t.createdAt, t.id).limit(1);
+          if (found) return { row: found, created: false };
+        }
+        return { row: await this.create(entity, body, tx), created: true };
+      }),
+    );
+  }
+
+  /** all or nothing, in one transaction */
+  async bulkCreate(entity: Entity, bodies: Row[]): Promise<Row[]> {
+    return this.guard(entity, () =>
+      this.database.transaction(async (tx) => {
+        const rows: Row[] = [];
+        for (const [i, b] of bodies.entries()) rows.push(await this.create(entity, b, tx, `data[${i}]`));
+        return rows;
+      }),
+    );
+  }
+
+  async bulkUpdate(entity: Entity, items: { id: string; data: Row }[]): Promise<Row[]> {
+    return this.guard(entity, () =>
+      this.database.transaction(async (tx) => {
+        const rows: Row[] = [];
+        for (const [i, it] of items.entries()) rows.push(await this.update(entity, it.id, it.data, tx, `data[${i}]`));
+        return rows;
+      }),
+    );
+  }
+}

@@ -1,0 +1,107 @@
+import { Hono, type Context } from 'hono';
+import type { Entity, Model } from '../../engine/model.js';
+import { UUID_RE } from '../../engine/fields/index.js';
+import { badRequest } from '../http/errors.js';
+import type { Authorizer, Operation } from '../http/access.js';
+import { parseListQuery, parseQueryString, whereOf, MAX_LIMIT } from './query.js';
+import { validateBody } from './validate.js';
+import type { Repository } from './repository.js';
+import { readBody } from './body.js';
+
+export interface CrudDeps {
+  model: Model;
+  repo: Repository;
+  authorize: Authorizer;
+}
+
+function idParam(c: Context): string {
+  const id = c.req.param('id') ?? '';
+  if (!UUID_RE.test(id)) throw badRequest(`id must be a UUID, got '${id.slice(0, 64)}'`, [{ message: 'id must be a UUID', field: 'id', rule: 'format' }]);
+  return id.toLowerCase();
+}
+
+function listOf(data: unknown): unknown[] {
+  if (data === undefined) throw badRequest('Data is undefined');
+  if (!Array.isArray(data)) throw badRequest('data must be a list for bulk operations');
+  if (!data.length) throw badRequest('No data');
+  if (data.length > MAX_LIMIT) throw badRequest(`data may hold at most ${MAX_LIMIT} items`);
+  return data;
+}
+
+/**
+ * The generic CRUD routes of one entity (spec §7), mounted at /api/<module>/<route>:
+ * list, count, get, create, update, delete, find-or-create, bulk create and bulk update.
+ */
+export function entityRoutes(entity: Entity, { model, repo, authorize }: CrudDeps): Hono {
+  const app = new Hono();
+  const table = () => repo.table(entity);
+  const dialect = repo.database.dialect;
+  const allow = (c: Context, operation: Operation, row?: Record<string, unknown>) => authorize(c, { entity, operation, row });
+  const query = (c: Context) => parseQueryString(new URL(c.req.url).search);
+
+  app.get('/', async (c) => {
+    await allow(c, 'list');
+    const q = parseListQuery(entity, model, table(), dialect, query(c));
+    return c.json({ data: await repo.list(entity, q) });
+  });
+  app.get('/count', async (c) => {
+    await allow(c, 'count');
+    return c.json({ data: await repo.count(entity, whereOf(entity, model, table(), dialect, query(c).filters)) });
+  });
+  app.get('/:id', async (c) => {
+    const row = await repo.getOrThrow(entity, idParam(c));
+    await allow(c, 'get', row);
+    return c.json({ data: row });
+  });
+
+  app.post('/', async (c) => {
+    await allow(c, 'create');
+    const { data } = await readBody(c);
+    const body = validateBody(entity, model, 'create', data);
+    await allow(c, 'create', body);
+    return c.json({ data: await repo.create(entity, body) }, 201);
+  });
+  app.post('/find-or-create', async (c) => {
+    await allow(c, 'findOrCreate');
+    const body = validateBody(entity, model, 'create', (await readBody(c)).data);
+    await allow(c, 'findOrCreate', body);
+    const { row, created } = await repo.findOrCreate(entity, body);
+    return c.json({ data: row }, created ? 201 : 200);
+  });
+  app.post('/bulk', async (c) => {
+    await allow(c, 'bulkCreate');
+    const bodies = listOf((await readBody(c)).data).map((d, i) => validateBody(entity, model, 'create', d, `data[${i}]`));
+    for (const b of bodies) await allow(c, 'bulkCreate', b);
+    return c.json({ data: await repo.bulkCreate(entity, bodies) }, 201);
+  });
+  app.patch('/bulk', async (c) => {
+    await allow(c, 'bulkUpdate');
+    const items = listOf((await readBody(c)).data).map((d, i) => {
+      const id = (d as { id?: unknown })?.id;
+      if (typeof id !== 'string' || !id) throw badRequest(`id is required (data[${i}].id)`, [{ message: 'id is required', field: `data[${i}].id`, rule: 'required' }]);
+      if (!UUID_RE.test(id)) throw badRequest(`data[${i}].id must be a UUID`, [{ message: 'id must be a UUID', field: `data[${i}].id`, rule: 'format' }]);
+      return { id: id.toLowerCase(), data: validateBody(entity, model, 'update', d, `data[${i}]`) };
+    });
+    for (const it of items) await allow(c, 'bulkUpdate', { ...(await repo.getOrThrow(entity, it.id)), ...it.data });
+    return c.json({ data: await repo.bulkUpdate(entity, items) });
+  });
+  app.patch('/:id', async (c) => {
+    const id = idParam(c);
+    await allow(c, 'update');
+    const body = validateBody(entity, model, 'update', (await readBody(c)).data);
+    await allow(c, 'update', { ...(await repo.getOrThrow(entity, id)), ...body });
+    return c.json({ data: await repo.update(entity, id, body) });
+  });
+  app.delete('/:id', async (c) => {
+    const id = idParam(c);
+    await allow(c, 'delete');
+    await allow(c, 'delete', await repo.getOrThrow(entity, id));
+    return c.json({ data: await repo.delete(entity, id) });
+  });
+  const idRequired = () => {
+    throw badRequest('id is required', [{ message: 'id is required', field: 'id', rule: 'required' }]);
+  };
+  app.patch('/', idRequired);
+  app.delete('/', idRequired);
+  return app;
+}

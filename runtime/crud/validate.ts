@@ -1,0 +1,66 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Entity, Model } from '../../engine/model.js';
+import { bodySchema } from '../../engine/json-schema.js';
+import { badRequest, type Cause } from '../http/errors.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: false });
+(addFormats as unknown as (a: Ajv) => void)(ajv);
+
+const cache = new WeakMap<Entity, Record<'create' | 'update', ValidateFunction>>();
+
+function validatorsOf(entity: Entity, model: Model) {
+  let v = cache.get(entity);
+  if (!v) {
+    const strip = (s: Record<string, unknown>) => ({ ...s, $id: undefined });
+    v = {
+      create: ajv.compile(strip(bodySchema(entity, model, 'create'))),
+      update: ajv.compile(strip(bodySchema(entity, model, 'update'))),
+    };
+    cache.set(entity, v);
+  }
+  return v;
+}
+
+const joinPath = (prefix: string, pointer: string) =>
+  [prefix, ...pointer.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))].filter(Boolean).join('.');
+
+function causeOf(err: ErrorObject, prefix: string): Cause {
+  const at = joinPath(prefix, err.instancePath);
+  const p = err.params as Record<string, unknown>;
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const field = joinPath(at, String(p.additionalProperty));
+      return { field, rule: 'unknown', message: `${field} is not a field of this entity` };
+    }
+    case 'required': {
+      const field = joinPath(at, String(p.missingProperty));
+      return { field, rule: 'required', message: `${field} is required` };
+    }
+    case 'enum':
+      return { field: at, rule: 'enum', message: `${at} must be one of: ${(p.allowedValues as unknown[]).join(', ')}` };
+    case 'propertyNames':
+      return { field: at, rule: 'language', message: `${at} keys must be language codes such as en, ru` };
+    default:
+      return { field: at, rule: err.keyword, message: `${at || 'data'} ${err.message}` };
+  }
+}
+
+/**
+ * Validates a body's data against the entity's manifest (compiled once per entity). Throws a 400
+ * whose causes name each field and rule.
+ */
+export function validateBody(entity: Entity, model: Model, mode: 'create' | 'update', data: unknown, prefix = ''): Record<string, unknown> {
+  if (data === undefined) throw badRequest('Data is undefined');
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw badRequest(`${prefix || 'data'} must be an object`);
+  const validate = validatorsOf(entity, model)[mode];
+  if (!validate(data)) {
+    const causes = (validate.errors ?? [])
+      .filter((e) => e.keyword !== 'anyOf' && !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null'))
+      .map((e) => causeOf(e, prefix));
+    const seen = new Set<string>();
+    const unique = causes.filter((c) => !seen.has(c.message) && seen.add(c.message));
+    throw badRequest(unique.length === 1 ? `Validation failed: ${unique[0].message}` : `Validation failed on ${unique.length} fields`, unique);
+  }
+  return data as Record<string, unknown>;
+}

@@ -1,0 +1,26 @@
+import type { Dialect } from '../../engine/fields/index.js';
+
+/** Any drizzle database or transaction; the generic layer only uses the query builder common to both dialects. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Drizzle = any;
+
+/**
+ * One database, either dialect. Reads go through `db`; every write goes through `transaction`.
+ * @example await database.transaction(async (tx) => tx.insert(table).values(row));
+ */
+export interface Database {
+  dialect: Dialect;
+  db: Drizzle;
+  /** drizzle tables keyed by entity id */
+  tables: Record<string, Drizzle>;
+  transaction<T>(fn: (tx: Drizzle) => Promise<T>): Promise<T>;
+  /** applies the migrations under migrationsDir/<dialect> that have not run yet */
+  migrate(migrationsDir: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function dialectOf(url: string): Dialect {
+  if (/^postgres(ql)?:\/\//.test(url)) return 'pg';
+  if (url.startsWith('file:') || !url.includes('://')) return 'sqlite';
+  throw new Error(`DATABASE_URL must start with file: or postgres://, got '${url.replace(/\/\/[^@]*@/, '//***@')}'`);
+}

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Model } from '../engine/model.js';
+import type { Drizzle } from './db/index.js';
+
+export interface Generated {
+  model: Model;
+  tables: Record<'sqlite' | 'pg', Record<string, Drizzle>>;
+}
+
+/** loads what codegen wrote into a generated/ folder: the model graph and the drizzle tables of both dialects */
+export async function loadGenerated(dir: string): Promise<Generated> {
+  const model = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as Model;
+  model.byId = Object.fromEntries(model.entities.map((e) => [e.id, e]));
+  const load = async (d: string) => ((await import(pathToFileURL(join(dir, 'db', `${d}.ts`)).href)) as { tables: Record<string, Drizzle> }).tables;
+  return { model, tables: { sqlite: await load('sqlite'), pg: await load('pg') } };
+}

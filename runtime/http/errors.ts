@@ -1,0 +1,64 @@
+import type { Entity } from '../../engine/model.js';
+
+/** One reason a request failed, naming the field and the rule where there is one */
+export interface Cause {
+  message: string;
+  field?: string;
+  rule?: string;
+}
+
+/**
+ * An error the client can act on. Serialized as `{ message, status, cause? }`.
+ * @example throw new HttpError(400, 'id is required')
+ */
+export class HttpError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public causes?: Cause[],
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string, causes?: Cause[]) => new HttpError(400, message, causes);
+export const notFound = (entity: Entity, id: string) => new HttpError(404, `No ${entity.id} with id ${id}`);
+
+interface DbError {
+  code?: string;
+  message?: string;
+  constraint?: string;
+  detail?: string;
+  cause?: DbError;
+}
+
+/**
+ * Turns a database constraint error into a 409 naming the field; anything else stays unknown (500).
+ * The messages carry field names only, never the stored values of other rows.
+ */
+export function fromDatabaseError(e: unknown, entity?: Entity): HttpError | undefined {
+  let err = e as DbError;
+  while (err && !err.code && err.cause) err = err.cause; // drizzle wraps driver errors
+  if (!err?.code) return undefined;
+  const fieldOfColumn = (column: string) => entity?.fields.find((f) => f.column === column)?.name ?? column;
+  if (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || err.code === '23505') {
+    let columns: string[] = [];
+    const sqlite = /UNIQUE constraint failed: (.+)$/.exec(err.message ?? '');
+    if (sqlite) columns = sqlite[1].split(', ').map((c) => c.split('.').pop()!);
+    const pgDetail = /^Key \(([^)]+)\)=/.exec(err.detail ?? '');
+    if (pgDetail) columns = pgDetail[1].split(', ').map((c) => c.replace(/"/g, ''));
+    const fields = columns.map(fieldOfColumn);
+    const message = fields.length ? `${fields.join(', ')} must be unique: another row already has this value` : 'a unique value is already taken';
+    return new HttpError(409, message, fields.map((field) => ({ message: `${field} is already taken`, field, rule: 'unique' })));
+  }
+  if (err.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || err.code === '23503') {
+    return new HttpError(409, 'a referenced row does not exist, or other rows still reference this one');
+  }
+  if (err.code === 'SQLITE_CONSTRAINT_NOTNULL' || err.code === '23502') {
+    const col = /NOT NULL constraint failed: \S+\.(\w+)/.exec(err.message ?? '')?.[1] ?? /column "(\w+)"/.exec(err.message ?? '')?.[1];
+    const field = col ? fieldOfColumn(col) : undefined;
+    return badRequest(`${field ?? 'a field'} is required`, field ? [{ message: `${field} is required`, field, rule: 'required' }] : undefined);
+  }
+  return undefined;
+}

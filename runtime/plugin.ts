@@ -1,0 +1,33 @@
+import type { Hono } from 'hono';
+import type { Model } from '../engine/model.js';
+import type { Database } from './db/index.js';
+import type { Repository } from './crud/repository.js';
+import type { Authorizer } from './http/access.js';
+import type { Config } from './config.js';
+import type { Logger } from 'pino';
+
+export interface PluginContext {
+  model: Model;
+  database: Database;
+  repo: Repository;
+  config: Config;
+  log: Logger;
+  /** the authorizer in force; a plugin may wrap it */
+  authorize: Authorizer;
+}
+
+/** rows to insert into an empty database, keyed by entity id; ids are fixed so rows can point at each other */
+export type SeedData = Record<string, Record<string, unknown>[]>;
+
+/**
+ * A module's behaviour, one object of one shape. The server takes the list of plugins and
+ * nothing else knows a module by name.
+ */
+export interface Plugin {
+  name: string;
+  /** routes mounted before the generic CRUD routes, so they can take more specific paths */
+  routes?: (app: Hono, ctx: PluginContext) => void;
+  /** replaces the authorizer (the accounts module does) */
+  authorizer?: (ctx: PluginContext) => Authorizer;
+  seed?: SeedData;
+}

@@ -1,0 +1,44 @@
+import type { Model } from '../engine/model.js';
+import type { Repository } from './crud/repository.js';
+import { validateBody } from './crud/validate.js';
+import type { SeedData } from './plugin.js';
+
+/** entity ids ordered so that every row's references are inserted before it */
+function dependencyOrder(model: Model, ids: string[]): string[] {
+  const out: string[] = [];
+  const visit = (id: string, path: Set<string>) => {
+    if (out.includes(id) || path.has(id)) return;
+    path.add(id);
+    for (const f of model.byId[id].fields) if (f.kind === 'reference' && ids.includes(f.target!)) visit(f.target!, path);
+    out.push(id);
+  };
+  ids.forEach((id) => visit(id, new Set()));
+  return out;
+}
+
+export async function isEmpty(repo: Repository): Promise<boolean> {
+  for (const e of repo.model.entities) if ((await repo.count(e)) > 0) return false;
+  return true;
+}
+
+/**
+ * Inserts seed rows through the same validation as the API, in one transaction.
+ * @returns the number of rows inserted
+ */
+export async function seed(repo: Repository, data: SeedData[]): Promise<number> {
+  const merged: SeedData = {};
+  for (const d of data) for (const [id, rows] of Object.entries(d)) (merged[id] ??= []).push(...rows);
+  for (const id of Object.keys(merged)) if (!repo.model.byId[id]) throw new Error(`seed names an unknown entity '${id}'`);
+  let n = 0;
+  await repo.database.transaction(async (tx) => {
+    for (const id of dependencyOrder(repo.model, Object.keys(merged))) {
+      const entity = repo.model.byId[id];
+      for (const [i, row] of merged[id].entries()) {
+        const body = validateBody(entity, repo.model, 'create', row, `${id}[${i}]`);
+        await repo.create(entity, body, tx, `${id}[${i}]`, typeof row.id === 'string' ? row.id : undefined);
+        n++;
+      }
+    }
+  });
+  return n;
+}

@@ -1,0 +1,60 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/index.js';
+import { loadGenerated } from './generated.js';
+import { createApp } from './app.js';
+import { isEmpty, seed } from './seed.js';
+import type { Plugin } from './plugin.js';
+
+export interface StartOptions {
+  config: Config;
+  root: string;
+  plugins: Plugin[];
+  /** defaults to <root>/generated and <root>/migrations */
+  generatedDir?: string;
+  migrationsDir?: string;
+  /** seed an empty database with the plugins' demo rows (default true) */
+  seed?: boolean;
+}
+
+export interface Running {
+  url: string;
+  port: number;
+  database: Database;
+  server: ServerType;
+  close(): Promise<void>;
+}
+
+/** opens the database, applies pending migrations, seeds an empty database, and serves */
+export async function prepare(opts: StartOptions) {
+  const generated = await loadGenerated(opts.generatedDir ?? join(opts.root, 'generated'));
+  const database = openDatabase(opts.config.databaseUrl, generated.tables);
+  await database.migrate(opts.migrationsDir ?? join(opts.root, 'migrations'));
+  const built = createApp({ model: generated.model, database, config: opts.config, plugins: opts.plugins });
+  let seeded = 0;
+  if (opts.seed !== false && (await isEmpty(built.repo))) {
+    seeded = await seed(built.repo, opts.plugins.flatMap((p) => (p.seed ? [p.seed] : [])));
+  }
+  return { ...built, database, model: generated.model, seeded };
+}
+
+export async function startServer(opts: StartOptions): Promise<Running & { seeded: number }> {
+  const prepared = await prepare(opts);
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: prepared.app.fetch, port: opts.config.port, hostname: process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.config.port;
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    database: prepared.database,
+    server,
+    seeded: prepared.seeded,
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      await prepared.database.close();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { loadConfig } from '../runtime/config.js';
+import { startServer } from '../runtime/server.js';
+import { ROOT } from '../engine/codegen.js';
+import { plugins } from '../plugins/index.js';
+
+try {
+  const config = loadConfig();
+  const running = await startServer({ config, root: ROOT, plugins });
+  const db = config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : `SQLite (${config.databaseUrl})`;
+  console.log(`Serving on ${running.url} with ${db}${running.seeded ? `; seeded ${running.seeded} demo rows` : ''}`);
+  console.log(`API: ${running.url}/api/ecommerce/products`);
+  if (config.generated.includes('RBAC_SECRET_KEY')) {
+    console.log(`RBAC_SECRET_KEY was not set; this run uses a generated one (writes need it as X-RBAC-SECRET-KEY): ${config.rbacSecretKey}`);
+  }
+  const stop = () => running.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (e) {
+  console.error(`Could not start: ${(e as Error).message}`);
+  process.exit(1);
+}
