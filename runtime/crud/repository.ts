@@ -8,6 +8,13 @@ import type { ListQuery } from './query.js';
 import { randomWords } from './words.js';
 
 type Row = Record<string, unknown>;
+
+let lastNow = 0;
+/** strictly increasing within a process, so that rows made in one bulk keep their order by createdAt */
+function now(): Date {
+  lastNow = Math.max(Date.now(), lastNow + 1);
+  return new Date(lastNow);
+}
 const isBlank = (v: unknown) => v === undefined || v === null || v === '';
 /** kinds a find-or-create may match on: plain values, never secrets or whole JSON documents */
 const MATCHABLE = new Set(['text', 'enum', 'integer', 'number', 'boolean', 'date', 'datetime', 'file', 'reference']);
@@ -134,8 +141,8 @@ export class Repository {
     const data = this.toDb(entity, body);
     await this.fill(tx, entity, data, 'create');
     await this.checkReferences(tx, entity, data, prefix);
-    const now = new Date();
-    const [row] = await tx.insert(this.table(entity)).values({ ...data, id, createdAt: now, updatedAt: now }).returning(this.columns(entity));
+    const at = now();
+    const [row] = await tx.insert(this.table(entity)).values({ ...data, id, createdAt: at, updatedAt: at }).returning(this.columns(entity));
     return row;
   }
 
@@ -145,7 +152,7 @@ export class Repository {
     const data = this.toDb(entity, body);
     await this.fill(tx, entity, data, 'update');
     await this.checkReferences(tx, entity, data, prefix);
-    const [row] = await tx.update(this.table(entity)).set({ ...data, updatedAt: new Date() }).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
+    const [row] = await tx.update(this.table(entity)).set({ ...data, updatedAt: now() }).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
     return row;
   }
 

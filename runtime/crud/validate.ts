@@ -54,6 +54,12 @@ export function validateBody(entity: Entity, model: Model, mode: 'create' | 'upd
   if (data === undefined) throw badRequest('Data is undefined');
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw badRequest(`${prefix || 'data'} must be an object`);
   const validate = validatorsOf(entity, model)[mode];
+  // a blank generated field (slug, adminTitle) asks the server to generate it
+  const blanks = entity.fields.filter((f) => f.generate && (data as Record<string, unknown>)[f.name] !== undefined && ['', null].includes((data as Record<string, never>)[f.name])).map((f) => f.name);
+  if (blanks.length) {
+    data = { ...data };
+    for (const name of blanks) delete (data as Record<string, unknown>)[name];
+  }
   if (!validate(data)) {
     const causes = (validate.errors ?? [])
       .filter((e) => e.keyword !== 'anyOf' && !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null'))
@@ -62,5 +68,5 @@ export function validateBody(entity: Entity, model: Model, mode: 'create' | 'upd
     const unique = causes.filter((c) => !seen.has(c.message) && seen.add(c.message));
     throw badRequest(unique.length === 1 ? `Validation failed: ${unique[0].message}` : `Validation failed on ${unique.length} fields`, unique);
   }
-  return data as Record<string, unknown>;
+  return { ...(data as Record<string, unknown>), ...Object.fromEntries(blanks.map((name) => [name, ''])) };
 }

@@ -1,0 +1,192 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { bootApp, type TestApp } from '../helpers/app.js';
+import type { TestDatabase } from '../helpers/databases.js';
+
+const P = '/api/ecommerce/products';
+const PA = '/api/ecommerce/products-to-attributes';
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** create, update, delete, find-or-create and bulk: their rules and errors, on each database */
+export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>) {
+  describe(`writes on ${name}`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await bootApp(await makeDb());
+    });
+    afterAll(async () => t?.close());
+    const count = async (path = P) => (await t.call('GET', `${path}/count`)).body.data as number;
+
+    it('generates slug and adminTitle when blank, from random words, and keeps slugs unique', async () => {
+      const made = [];
+      for (const data of [{}, { slug: '', adminTitle: '' }, { slug: null, adminTitle: null }]) {
+        const r = await t.call('POST', P, { data });
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        expect(r.body.data.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+){2,}$/);
+        expect(r.body.data.adminTitle).toMatch(/^[a-z0-9]+( [a-z0-9]+){2,}$/);
+        expect(r.body.data.variant).toBe('default');
+        expect(r.body.data.type).toBe('one_off');
+        expect(r.body.data.title).toEqual({});
+        made.push(r.body.data.slug);
+      }
+      expect(new Set(made).size).toBe(3);
+      // blanking a generated field on update makes a new value instead of storing a blank
+      const r = await t.call('PATCH', `${P}/${(await t.call('GET', P)).body.data[0].id}`, { data: { slug: '' } });
+      expect(r.body.data.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+){2,}$/);
+    });
+
+    it('a taken slug is a 409 naming the field, and nothing is stored', async () => {
+      expect((await t.call('POST', P, { data: { slug: 'taken' } })).status).toBe(201);
+      const before = await count();
+      const r = await t.call('POST', P, { data: { slug: 'taken' } });
+      expect(r.status).toBe(409);
+      expect(r.body).toMatchObject({ status: 409, message: 'slug must be unique: another row already has this value', cause: [{ field: 'slug', rule: 'unique' }] });
+      expect(await count()).toBe(before);
+      const other = (await t.call('POST', P, { data: { slug: 'other' } })).body.data;
+      expect((await t.call('PATCH', `${P}/${other.id}`, { data: { slug: 'taken' } })).status).toBe(409);
+      expect((await t.call('GET', `${P}/${other.id}`)).body.data.slug).toBe('other');
+    });
+
+    it('validates bodies against the manifest: field and rule named, 400, nothing stored', async () => {
+      const before = await count();
+      const cases: [unknown, string, string][] = [
+        [{ slug: 'Not A Slug' }, 'slug', 'pattern'],
+        [{ type: 'rental' }, 'type', 'enum'],
+        [{ variant: 'fancy' }, 'variant', 'enum'],
+        [{ title: 'plain' }, 'title', 'type'],
+        [{ title: { en: 5 } }, 'title.en', 'type'],
+        [{ title: { english: 'x' } }, 'title', 'language'],
+        [{ price: 5 }, 'price', 'unknown'],
+      ];
+      for (const [data, field, rule] of cases) {
+        const r = await t.call('POST', P, { data });
+        expect(r.status, JSON.stringify(data)).toBe(400);
+        expect(r.body.cause, JSON.stringify(r.body)).toEqual(expect.arrayContaining([expect.objectContaining({ field, rule })]));
+        expect(r.body.message).toMatch(/^Validation failed/);
+        expect(JSON.stringify(r.body)).not.toMatch(/at .*\.ts:\d+/);
+      }
+      const r = await t.call('POST', P, { data: { type: 'rental' } });
+      expect(r.body.message).toBe('Validation failed: type must be one of: one_off, subscription');
+      expect(await count()).toBe(before);
+      const required = await t.call('POST', '/api/host/metadata', { data: {} });
+      expect(required.status).toBe(400);
+      expect(required.body.cause).toEqual([{ field: 'title', rule: 'required', message: 'title is required' }]);
+    });
+
+    it('accepts the variants the manifest allows', async () => {
+      const r = await t.call('POST', P, { data: { variant: 'overview-default' } });
+      expect(r.status).toBe(201);
+      expect(r.body.data.variant).toBe('overview-default');
+    });
+
+    it('the server sets id, createdAt and updatedAt whatever the body says', async () => {
+      const r = await t.call('POST', P, { data: { id: UNKNOWN_ID, createdAt: '2000-01-01T00:00:00.000Z', updatedAt: 'x' } });
+      expect(r.status).toBe(201);
+      expect(r.body.data.id).not.toBe(UNKNOWN_ID);
+      expect(r.body.data.createdAt.startsWith('2000')).toBe(false);
+      const u = await t.call('PATCH', `${P}/${r.body.data.id}`, { data: { ...r.body.data, id: UNKNOWN_ID, createdAt: '2000-01-01T00:00:00.000Z', adminTitle: 'echoed row' } });
+      expect(u.status).toBe(200);
+      expect(u.body.data).toMatchObject({ id: r.body.data.id, createdAt: r.body.data.createdAt, adminTitle: 'echoed row' });
+    });
+
+    it("update and delete without an id answer 'id is required'", async () => {
+      for (const method of ['PATCH', 'DELETE']) {
+        const r = await t.call(method, P, method === 'PATCH' ? { data: {} } : undefined);
+        expect(r.status).toBe(400);
+        expect(r.body.message).toBe('id is required');
+      }
+      const bulk = await t.call('PATCH', `${P}/bulk`, { data: [{ adminTitle: 'x' }] });
+      expect(bulk.status).toBe(400);
+      expect(bulk.body.message).toBe('id is required (data[0].id)');
+    });
+
+    it('404 for a missing row, 400 for an id that is not a UUID', async () => {
+      for (const method of ['GET', 'PATCH', 'DELETE']) {
+        const r = await t.call(method, `${P}/${UNKNOWN_ID}`, method === 'PATCH' ? { data: {} } : undefined);
+        expect(r.status, method).toBe(404);
+        expect(r.body).toEqual({ message: `No ecommerce/product with id ${UNKNOWN_ID}`, status: 404 });
+      }
+      const r = await t.call('GET', `${P}/42`);
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe("id must be a UUID, got '42'");
+      expect((await t.call('GET', '/api/nope/things')).status).toBe(404);
+    });
+
+    it('a body that is not JSON, or has no data, is a clear 400', async () => {
+      let r = await t.call('POST', P, '{not json');
+      expect(r).toMatchObject({ status: 400, body: { message: 'The body is not valid JSON' } });
+      r = await t.call('POST', P, { nodata: 1 });
+      expect(r).toMatchObject({ status: 400, body: { message: 'Data is undefined' } });
+      r = await t.call('POST', P, 'slug=x', { headers: { 'content-type': 'text/plain' } });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/^Unsupported content type 'text\/plain'/);
+    });
+
+    it('multipart bodies: a data part with JSON, plus file parts', async () => {
+      const form = new FormData();
+      form.set('data', JSON.stringify({ slug: 'from-multipart', title: { en: 'Multipart' } }));
+      form.append('files', new Blob(['hello'], { type: 'text/plain' }), 'hello.txt');
+      const r = await t.call('POST', P, form);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      expect(r.body.data).toMatchObject({ slug: 'from-multipart', title: { en: 'Multipart' } });
+      const bad = new FormData();
+      bad.set('data', '{oops');
+      const b = await t.call('POST', P, bad);
+      expect(b).toMatchObject({ status: 400, body: { message: 'the data part is not valid JSON' } });
+      const u = new FormData();
+      u.set('data', JSON.stringify({ adminTitle: 'patched by multipart' }));
+      expect((await t.call('PATCH', `${P}/${r.body.data.id}`, u)).body.data.adminTitle).toBe('patched by multipart');
+    });
+
+    it('references must point at existing rows; deleting a row cascades to its relations', async () => {
+      const product = (await t.call('POST', P, { data: {} })).body.data;
+      const attribute = (await t.call('POST', '/api/ecommerce/attributes', { data: { number: 3 } })).body.data;
+      const bad = await t.call('POST', PA, { data: { productId: product.id, attributeId: UNKNOWN_ID } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.cause).toEqual([{ field: 'attributeId', rule: 'reference', message: `attributeId: no ecommerce/attribute with id ${UNKNOWN_ID}` }]);
+      const link = await t.call('POST', PA, { data: { productId: product.id, attributeId: attribute.id } });
+      expect(link.status).toBe(201);
+      expect(link.body.data.orderIndex).toBe(0);
+      expect((await t.call('DELETE', `${P}/${product.id}`)).status).toBe(200);
+      expect((await t.call('GET', `${PA}/${link.body.data.id}`)).status).toBe(404);
+      expect((await t.call('GET', `/api/ecommerce/attributes/${attribute.id}`)).status).toBe(200);
+    });
+
+    it('find-or-create returns the existing row, or creates one', async () => {
+      const first = await t.call('POST', `${P}/find-or-create`, { data: { slug: 'foc', adminTitle: 'Find or create' } });
+      expect(first.status).toBe(201);
+      const again = await t.call('POST', `${P}/find-or-create`, { data: { slug: 'foc', adminTitle: 'Find or create' } });
+      expect(again.status).toBe(200);
+      expect(again.body.data.id).toBe(first.body.data.id);
+      const invalid = await t.call('POST', `${P}/find-or-create`, { data: { slug: 'NOPE!' } });
+      expect(invalid.status).toBe(400);
+    });
+
+    it('bulk create and bulk update are all or nothing', async () => {
+      const before = await count();
+      const ok = await t.call('POST', `${P}/bulk`, { data: [{ slug: 'bulk-1' }, { slug: 'bulk-2' }] });
+      expect(ok.status).toBe(201);
+      expect(ok.body.data.map((r: { slug: string }) => r.slug)).toEqual(['bulk-1', 'bulk-2']);
+      const bad = await t.call('POST', `${P}/bulk`, { data: [{ slug: 'bulk-3' }, { slug: 'Bad Slug' }] });
+      expect(bad.status).toBe(400);
+      expect(bad.body.cause[0].field).toBe('data[1].slug');
+      const dup = await t.call('POST', `${P}/bulk`, { data: [{ slug: 'bulk-4' }, { slug: 'bulk-1' }] });
+      expect(dup.status).toBe(409);
+      expect(await count()).toBe(before + 2);
+      const [a, b] = ok.body.data;
+      const upd = await t.call('PATCH', `${P}/bulk`, { data: [{ id: a.id, adminTitle: 'A' }, { id: b.id, adminTitle: 'B' }] });
+      expect(upd.status).toBe(200);
+      expect(upd.body.data.map((r: { adminTitle: string }) => r.adminTitle)).toEqual(['A', 'B']);
+      const partial = await t.call('PATCH', `${P}/bulk`, { data: [{ id: a.id, adminTitle: 'A2' }, { id: UNKNOWN_ID, adminTitle: 'ghost' }] });
+      expect(partial.status).toBe(404);
+      expect((await t.call('GET', `${P}/${a.id}`)).body.data.adminTitle).toBe('A');
+      expect((await t.call('POST', `${P}/bulk`, { data: [] })).body.message).toBe('No data');
+      expect((await t.call('POST', `${P}/bulk`, { data: {} })).status).toBe(400);
+    });
+
+    it('concurrent creates with one slug: exactly one wins, the rest are 409', async () => {
+      const results = await Promise.all(Array.from({ length: 8 }, () => t.call('POST', P, { data: { slug: 'race' } })));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(7);
+    });
+  });
+}
