@@ -77,6 +77,17 @@ export function loadModel(schemasDir: string): Model {
       if (!validate(manifest)) {
         for (const err of validate.errors ?? []) {
           if (err.keyword === 'if') continue; // the failing branch is reported by its own errors
+          if (err.keyword === 'propertyNames') continue; // reported by the nested error, which names the property
+          if (err.propertyName !== undefined) {
+            const common = err.keyword === 'not';
+            problems.push({
+              file, path: `${err.instancePath}/${err.propertyName}`, rule: common ? 'common-field' : 'field-name',
+              message: common
+                ? `'${err.propertyName}' is a common field the engine adds to every entity; leave it out`
+                : `field names are camelCase starting with a lower-case letter`,
+            });
+            continue;
+          }
           const detail = err.keyword === 'additionalProperties'
             ? `unknown keyword '${(err.params as { additionalProperty: string }).additionalProperty}'`
             : err.keyword === 'enum'

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Model } from '../engine/model.js';
@@ -13,6 +13,11 @@ export interface Generated {
 export async function loadGenerated(dir: string): Promise<Generated> {
   const model = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as Model;
   model.byId = Object.fromEntries(model.entities.map((e) => [e.id, e]));
-  const load = async (d: string) => ((await import(pathToFileURL(join(dir, 'db', `${d}.ts`)).href)) as { tables: Record<string, Drizzle> }).tables;
+  const load = async (d: string) => {
+    const file = join(dir, 'db', `${d}.ts`);
+    // versioned by modification time: a regenerated file in the same process is a new module
+    const url = `${pathToFileURL(file).href}?v=${Math.round(statSync(file).mtimeMs * 1000)}`;
+    return ((await import(url)) as { tables: Record<string, Drizzle> }).tables;
+  };
   return { model, tables: { sqlite: await load('sqlite'), pg: await load('pg') } };
 }

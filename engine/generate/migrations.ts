@@ -56,6 +56,16 @@ function withoutDrops(prev: Snapshot, d: ReturnType<typeof drops>): Snapshot {
   return next;
 }
 
+/** base plus the tables and the columns that cur adds, and nothing else of cur's changes */
+function withAdditions(base: Snapshot, cur: Snapshot): Snapshot {
+  const next: Snapshot = structuredClone(base);
+  for (const [t, table] of Object.entries(cur.tables)) {
+    if (!next.tables[t]) next.tables[t] = structuredClone(table);
+    else for (const [c, col] of Object.entries(table.columns)) next.tables[t].columns[c] ??= structuredClone(col);
+  }
+  return next;
+}
+
 export interface MigrationResult {
   file?: string;
   statements: string[];
@@ -107,9 +117,11 @@ export async function generateMigration(opts: {
   }
   if (problems.length) throw new ManifestError(problems);
 
-  const statements = d.tables.length || d.columns.length
-    ? [...(await k.diff(prev, withoutDrops(prev, d))), ...(await k.diff(withoutDrops(prev, d), cur))]
-    : await k.diff(prev, cur);
+  // three steps, each of one kind, so that drizzle-kit never has to guess at a rename, and a SQLite
+  // table rebuild (INSERT … SELECT) never selects a column the old table does not have yet
+  const dropped = withoutDrops(prev, d);
+  const added = withAdditions(dropped, cur);
+  const statements = [...(await k.diff(prev, dropped)), ...(await k.diff(dropped, added)), ...(await k.diff(added, cur))];
 
   mkdirSync(join(dir, 'meta'), { recursive: true });
   const journal: Journal = existsSync(journalPath)

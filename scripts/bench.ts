@@ -1,0 +1,335 @@
+/**
+ * HTTP benchmark of the generic API (npm run bench). Prints figures; it is not a test.
+ *
+ * For SQLite (a fresh file under .tmp/bench-<random>/) and PostgreSQL (a fresh database on the
+ * server BENCH_DATABASE_URL or TEST_DATABASE_URL names, when one is set): starts the real server
+ * in a child process on 127.0.0.1, inserts 10,000 products through POST /bulk, and runs autocannon
+ * against list (filtered, limit 20), get by id (rotating over known ids) and create. Then the same
+ * get by id against a bare Hono + better-sqlite3 app on the same SQLite file, and the ratio of the
+ * two (the goal: at least 0.67).
+ *
+ * BENCH_SECONDS (default 5) sets each run's duration; figures also go to .tmp/bench-results.json.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { ROOT } from '../engine/codegen.js';
+import type { ServerMessage } from './bench/server.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP_SECONDS = 1;
+const CONNECTIONS = 10;
+const ROWS = 10_000;
+const CHUNK = 1_000;
+const ID_SAMPLE = 500;
+const GOAL = 0.67;
+const PRODUCTS = '/api/ecommerce/products';
+const LIST_PATH = `${PRODUCTS}?filters[and][0][column]=type&filters[and][0][method]=eq&filters[and][0][value]=subscription&limit=20`;
+const SERVER_SCRIPT = join(ROOT, 'scripts', 'bench', 'server.ts');
+
+if (!Number.isFinite(SECONDS) || SECONDS <= 0 || SECONDS > 60) {
+  console.error(`BENCH_SECONDS must be a number of seconds from 1 to 60, got '${process.env.BENCH_SECONDS}'`);
+  process.exit(1);
+}
+
+const runId = randomBytes(4).toString('hex');
+const secret = randomBytes(24).toString('base64url').slice(0, 32);
+
+interface Figure {
+  database: string;
+  operation: string;
+  requestsPerSecond: number;
+  p99Ms: number;
+  averageMs: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+const figures: Figure[] = [];
+const cleanups: { name: string; run: () => Promise<void> | void }[] = [];
+const log = (msg: string) => console.log(`[bench] ${msg}`);
+
+/* ---------------------------------------------------------------- servers */
+
+interface Child {
+  base: string;
+  close(): Promise<void>;
+}
+
+/** forks scripts/bench/server.ts and waits for its port; it is closed by the cleanups if not before */
+async function startChild(name: string, env: Record<string, string>): Promise<Child> {
+  const child: ChildProcess = fork(SERVER_SCRIPT, [], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let exited = child.exitCode !== null;
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const close = async () => {
+    if (exited) return;
+    if (child.connected) child.send('close');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exit;
+    clearTimeout(timer);
+  };
+  cleanups.push({ name: `server ${name}`, run: close });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name}: no port after 60 s`)), 60_000);
+    child.once('message', (m: ServerMessage) => {
+      clearTimeout(timer);
+      if ('port' in m) resolve(m.port);
+      else reject(new Error(`${name} did not start:\n${m.error}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with code ${code} before listening`));
+    });
+  });
+  return { base: `http://127.0.0.1:${port}`, close };
+}
+
+/* ------------------------------------------------------------------- data */
+
+const writeHeaders = { 'content-type': 'application/json', 'x-rbac-secret-key': secret };
+
+async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(base + path, { method, headers: body === undefined ? {} : writeHeaders, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // left as text
+  }
+  return { status: res.status, json };
+}
+
+function product(i: number) {
+  return {
+    adminTitle: `Bench product ${i}`,
+    slug: `bench-${runId}-${i}`,
+    title: { en: `Product ${i}` },
+    shortDescription: { en: `Short description of product ${i}` },
+    description: { en: `<p>A longer description of product ${i}, enough text to look like a real row.</p>` },
+    type: i % 2 === 0 ? 'subscription' : 'one_off',
+  };
+}
+
+/** 10,000 products through POST /bulk in chunks of 1,000; returns a spread sample of their ids */
+async function insertProducts(base: string): Promise<string[]> {
+  const started = performance.now();
+  const ids: string[] = [];
+  for (let from = 0; from < ROWS; from += CHUNK) {
+    const data = Array.from({ length: Math.min(CHUNK, ROWS - from) }, (_, k) => product(from + k));
+    const res = await call(base, 'POST', `${PRODUCTS}/bulk`, { data });
+    if (res.status !== 201) throw new Error(`POST /bulk answered ${res.status}: ${JSON.stringify(res.json).slice(0, 500)}`);
+    for (const row of res.json.data as { id: string }[]) ids.push(row.id);
+  }
+  log(`inserted ${ids.length} products in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const step = Math.max(1, Math.floor(ids.length / ID_SAMPLE));
+  return ids.filter((_, i) => i % step === 0).slice(0, ID_SAMPLE);
+}
+
+/* -------------------------------------------------------------- autocannon */
+
+type Scenario = () => autocannon.Request;
+
+function getById(ids: string[]): Scenario {
+  return () => {
+    let next = 0;
+    return {
+      method: 'GET',
+      setupRequest: (req) => ({ ...req, path: `${PRODUCTS}/${ids[next++ % ids.length]}` }),
+    };
+  };
+}
+
+const listFiltered: Scenario = () => ({ method: 'GET', path: LIST_PATH });
+
+let created = 0;
+const create: Scenario = () => ({
+  method: 'POST',
+  path: PRODUCTS,
+  headers: writeHeaders,
+  setupRequest: (req) => {
+    const n = ++created;
+    return { ...req, body: JSON.stringify({ data: { adminTitle: `Created ${n}`, slug: `created-${runId}-${n}`, title: { en: `Created ${n}` }, type: 'one_off' } }) };
+  },
+});
+
+async function cannon(base: string, scenario: Scenario, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url: base, connections: CONNECTIONS, duration: seconds, requests: [scenario()] });
+}
+
+async function measure(database: string, operation: string, base: string, scenario: Scenario): Promise<Figure> {
+  await cannon(base, scenario, WARMUP_SECONDS);
+  const r = await cannon(base, scenario, SECONDS);
+  const figure: Figure = {
+    database,
+    operation,
+    requestsPerSecond: Math.round(r.requests.average),
+    p99Ms: r.latency.p99,
+    averageMs: Number(r.latency.average.toFixed(2)),
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+  figures.push(figure);
+  log(`${database.padEnd(10)} ${operation.padEnd(22)} ${String(figure.requestsPerSecond).padStart(7)} req/s  p99 ${figure.p99Ms} ms  non-2xx ${figure.non2xx}  errors ${figure.errors}`);
+  if (figure.non2xx || figure.errors) console.warn(`[bench] WARNING: ${database} ${operation}: ${figure.non2xx} non-2xx responses, ${figure.errors} errors`);
+  return figure;
+}
+
+/** one request of each kind, so that a broken setup fails loudly instead of benchmarking 4xx answers */
+async function check(base: string, ids: string[]) {
+  const got = await call(base, 'GET', `${PRODUCTS}/${ids[0]}`);
+  if (got.status !== 200 || got.json?.data?.id !== ids[0]) throw new Error(`GET by id answered ${got.status}: ${JSON.stringify(got.json).slice(0, 300)}`);
+  const list = await call(base, 'GET', LIST_PATH);
+  const rows = list.json?.data as { type: string }[] | undefined;
+  if (list.status !== 200 || rows?.length !== 20 || rows.some((r) => r.type !== 'subscription')) {
+    throw new Error(`the filtered list answered ${list.status}: ${JSON.stringify(list.json).slice(0, 300)}`);
+  }
+  return got.json;
+}
+
+/* ------------------------------------------------------------------- runs */
+
+async function benchDatabase(database: string, url: string, sqlitePath?: string) {
+  log(`${database}: starting the server`);
+  const app = await startChild(`${database} app`, { DATABASE_URL: url, RBAC_SECRET_KEY: secret });
+  const ids = await insertProducts(app.base);
+  const ours = await check(app.base, ids);
+
+  await measure(database, 'list 20 (filtered)', app.base, listFiltered);
+  await measure(database, 'get by id', app.base, getById(ids));
+  if (sqlitePath) {
+    // the bare baseline reads the same file while the app holds it, as the app's own reader does
+    const bare = await startChild('bare', { BENCH_SERVER: 'bare', BENCH_SQLITE_PATH: sqlitePath });
+    const theirs = (await call(bare.base, 'GET', `${PRODUCTS}/${ids[0]}`)).json;
+    if (JSON.stringify(theirs) !== JSON.stringify(ours)) {
+      log('note: the bare body differs from ours (it returns raw columns: JSON as text, dates as numbers)');
+      log(`  ours: ${JSON.stringify(ours).slice(0, 200)}`);
+      log(`  bare: ${JSON.stringify(theirs).slice(0, 200)}`);
+    }
+    await measure('bare', 'get by id', bare.base, getById(ids));
+    await bare.close();
+  }
+  await measure(database, 'create', app.base, create);
+  await app.close();
+}
+
+async function createPgDatabase(adminUrl: string): Promise<string> {
+  const name = `mp_bench_${runId}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  cleanups.push({
+    name: `database ${name}`,
+    run: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  });
+  const url = new URL(adminUrl);
+  url.pathname = '/' + name;
+  return url.toString();
+}
+
+/* ----------------------------------------------------------------- report */
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ');
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
+}
+
+function report() {
+  const ours = figures.find((f) => f.database === 'sqlite' && f.operation === 'get by id');
+  const bare = figures.find((f) => f.database === 'bare' && f.operation === 'get by id');
+  const ratio = ours && bare && bare.requestsPerSecond ? ours.requestsPerSecond / bare.requestsPerSecond : undefined;
+  console.log(`\nBenchmark: ${CONNECTIONS} connections, ${SECONDS} s per run (after ${WARMUP_SECONDS} s warm-up), ${ROWS} products, Node ${process.version}\n`);
+  if (figures.length) {
+    console.log(
+      table([
+        ['database', 'operation', 'req/s', 'p99 ms', 'avg ms', 'non-2xx'],
+        ...figures.map((f) => [f.database, f.operation, String(f.requestsPerSecond), String(f.p99Ms), f.averageMs.toFixed(2), String(f.non2xx + f.errors)]),
+      ]),
+    );
+  }
+  if (ratio !== undefined) {
+    console.log(`\nget by id, ours / bare (SQLite): ${ours!.requestsPerSecond} / ${bare!.requestsPerSecond} = ${ratio.toFixed(2)} — goal ≥ ${GOAL}: ${ratio >= GOAL ? 'met' : 'NOT met'}`);
+  }
+  const bad = figures.filter((f) => f.non2xx || f.errors);
+  if (bad.length) console.warn(`WARNING: non-2xx responses or errors in: ${bad.map((f) => `${f.database} ${f.operation}`).join(', ')}`);
+  const out = join(ROOT, '.tmp', 'bench-results.json');
+  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        settings: { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rows: ROWS, idSample: ID_SAMPLE },
+        results: figures,
+        getByIdRatio: ratio === undefined ? null : { ours: ours!.requestsPerSecond, bare: bare!.requestsPerSecond, ratio: Number(ratio.toFixed(3)), goal: GOAL, met: ratio >= GOAL },
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  console.log(`\nFigures written to ${out}`);
+}
+
+/* ------------------------------------------------------------------- main */
+
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c.run();
+      } catch (e) {
+        console.error(`[bench] could not clean up ${c.name}: ${(e as Error).message}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`[bench] ${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+let failed = false;
+try {
+  const dir = join(ROOT, '.tmp', `bench-${runId}`);
+  mkdirSync(dir, { recursive: true });
+  cleanups.push({ name: dir, run: () => rmSync(dir, { recursive: true, force: true }) });
+  const sqlitePath = join(dir, 'bench.db');
+  await benchDatabase('sqlite', `file:${sqlitePath}`, sqlitePath);
+
+  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (adminUrl) await benchDatabase('postgres', await createPgDatabase(adminUrl));
+  else log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it');
+} catch (e) {
+  failed = true;
+  console.error(`[bench] failed: ${(e as Error).stack ?? e}`);
+} finally {
+  await cleanup();
+}
+report();
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,27 @@
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ROOT } from '../../engine/codegen.js';
+
+/**
+ * A scratch project under .tmp/ (inside the repo, so generated code resolves node_modules):
+ * a copy of schemas/ (or only the meta-schema), plus its own generated/ and migrations/.
+ */
+export function scratchProject(opts: { copySchemas?: boolean } = {}) {
+  const dir = join(ROOT, '.tmp', 'project-' + randomBytes(6).toString('hex'));
+  const schemasDir = join(dir, 'schemas');
+  mkdirSync(schemasDir, { recursive: true });
+  if (opts.copySchemas) cpSync(join(ROOT, 'schemas'), schemasDir, { recursive: true });
+  else cpSync(join(ROOT, 'schemas', 'meta'), join(schemasDir, 'meta'), { recursive: true });
+  return {
+    dir,
+    schemasDir,
+    outDir: join(dir, 'generated'),
+    migrationsDir: join(dir, 'migrations'),
+    write(path: string, manifest: unknown) {
+      mkdirSync(join(schemasDir, path, '..'), { recursive: true });
+      writeFileSync(join(schemasDir, path), typeof manifest === 'string' ? manifest : JSON.stringify(manifest, null, 2));
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
