@@ -27,7 +27,7 @@ for (const d of DIALECTS) {
       let t = await bootApp(db, opts);
       const g = await t.call('POST', '/api/gizmo/gadgets/bulk', { data: [{ slug: 'first', size: 3 }, { slug: 'second' }] });
       expect(g.status).toBe(201);
-      const parts = await t.call('POST', '/api/gizmo/parts/bulk', { data: g.body.data.map((x: { id: string }) => ({ gadgetId: x.id, label: 'part of ' + x.slug })) });
+      const parts = await t.call('POST', '/api/gizmo/parts/bulk', { data: g.body.data.map((x: { id: string; slug: string }) => ({ gadgetId: x.id, label: 'part of ' + x.slug })) });
       expect(parts.status).toBe(201);
       await t.database.close();
 

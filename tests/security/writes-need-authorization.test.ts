@@ -19,7 +19,7 @@ for (const d of DIALECTS) {
 
     it('without the key, or with a wrong one, every write is a 401 and changes nothing', async () => {
       const before = await snapshot();
-      for (const headers of [{}, { 'x-rbac-secret-key': 'wrong' }, { 'x-rbac-secret-key': '' }]) {
+      for (const headers of [{}, { 'x-rbac-secret-key': 'wrong' }, { 'x-rbac-secret-key': '' }] as Record<string, string>[]) {
         const attempts: [string, string, unknown][] = [
           ['POST', P, { data: { slug: 'sneaky' } }],
           ['POST', `${P}/find-or-create`, { data: { slug: 'sneaky' } }],
