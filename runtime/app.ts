@@ -28,7 +28,8 @@ export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 export function createApp({ model, database, config, plugins = [], log }: AppOptions) {
   const logger = log ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-rbac-secret-key"]', 'req.headers.cookie'] });
   const repo = new Repository(database, model);
-  const ctx: PluginContext = { model, database, repo, config, log: logger, authorize: secretKeyAuthorizer(config.rbacSecretKey) };
+  const ctx: PluginContext = { model, database, repo, config, log: logger, authorize: secretKeyAuthorizer(config.rbacSecretKey), services: {} };
+  for (const p of plugins) if (p.services) Object.assign(ctx.services, p.services(ctx));
   for (const p of plugins) if (p.authorizer) ctx.authorize = p.authorizer(ctx);
   const authorize: Authorizer = (c, r) => ctx.authorize(c, r);
 
@@ -44,7 +45,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
     if (err instanceof HttpError) {
       const body: Record<string, unknown> = { message: err.message, status: err.status };
       if (err.causes?.length) body.cause = err.causes;
-      return c.json(body, err.status as 400);
+      return c.json(body, err.status as 400, err.headers);
     }
     // unknown errors: logged with the request id, answered without internals
     logger.error({ err, requestId: c.get('requestId'), method: c.req.method, path: c.req.path }, 'request failed');
@@ -55,6 +56,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   app.notFound((c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}`, status: 404 }, 404));
 
   app.get('/api/health', (c) => c.json({ data: { status: 'ok', dialect: database.dialect } }));
+  for (const p of plugins) if (p.middleware) app.use('/api/*', p.middleware(ctx));
   for (const p of plugins) p.routes?.(app, ctx);
   for (const entity of model.entities) {
     app.route(`/api/${entity.module}/${entity.route}`, entityRoutes(entity, { model, repo, authorize }));

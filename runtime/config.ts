@@ -10,20 +10,38 @@ export interface Config {
   debug: boolean;
   /** secrets made up at start because the environment had none (development only) */
   generated: string[];
+  /** signs access tokens (HS256) */
+  rbacJwtSecret: string;
+  /** subjects signed in with one of these emails may do everything */
+  adminEmails: string[];
+  smtpUrl?: string;
+  /** From: of outgoing email */
+  mailFrom: string;
+  telegramBotToken?: string;
+  redisUrl?: string;
+  /** the storefront's public address, for links in emails */
+  publicUrl: string;
+  /** take the client address from X-Forwarded-For (behind a proxy you run) */
+  trustProxy: boolean;
+}
+
+function secret(env: NodeJS.ProcessEnv, name: string, production: boolean, generated: string[]): string {
+  const value = env[name] ?? '';
+  if (!value) {
+    if (production) throw new Error(`${name} is required when NODE_ENV=production`);
+    generated.push(name);
+    return randomBytes(24).toString('base64url');
+  }
+  if (production && value.length < 16) throw new Error(`${name} must be at least 16 characters when NODE_ENV=production`);
+  return value;
 }
 
 /** Reads the environment (table in README.md). Production refuses to start without its secrets. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const generated: string[] = [];
-  let rbacSecretKey = env.RBAC_SECRET_KEY ?? '';
-  if (!rbacSecretKey) {
-    if (production) throw new Error('RBAC_SECRET_KEY is required when NODE_ENV=production');
-    rbacSecretKey = randomBytes(24).toString('base64url');
-    generated.push('RBAC_SECRET_KEY');
-  } else if (production && rbacSecretKey.length < 16) {
-    throw new Error('RBAC_SECRET_KEY must be at least 16 characters when NODE_ENV=production');
-  }
+  const rbacSecretKey = secret(env, 'RBAC_SECRET_KEY', production, generated);
+  const rbacJwtSecret = secret(env, 'RBAC_JWT_SECRET', production, generated);
   const port = Number(env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   return {
@@ -34,5 +52,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     debug: !production && env.DEBUG === 'true',
     generated,
+    rbacJwtSecret,
+    adminEmails: (env.ADMIN_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'no-reply@localhost',
+    telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    trustProxy: env.TRUST_PROXY === 'true',
   };
 }

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { Model } from '../engine/model.js';
 import type { Database } from './db/index.js';
 import type { Repository } from './crud/repository.js';
@@ -14,6 +14,8 @@ export interface PluginContext {
   log: Logger;
   /** the authorizer in force; a plugin may wrap it */
   authorize: Authorizer;
+  /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
+  services: Record<string, unknown>;
 }
 
 /** rows to insert into an empty database, keyed by entity id; ids are fixed so rows can point at each other */
@@ -25,9 +27,16 @@ export type SeedData = Record<string, Record<string, unknown>[]>;
  */
 export interface Plugin {
   name: string;
+  /** services other plugins may use, registered under ctx.services */
+  services?: (ctx: PluginContext) => Record<string, unknown>;
+  /** middleware run on every /api request, before any route */
+  middleware?: (ctx: PluginContext) => MiddlewareHandler;
   /** routes mounted before the generic CRUD routes, so they can take more specific paths */
   routes?: (app: Hono, ctx: PluginContext) => void;
   /** replaces the authorizer (the accounts module does) */
   authorizer?: (ctx: PluginContext) => Authorizer;
+  /** demo rows for an empty database */
   seed?: SeedData;
+  /** rows every installation needs (roles, permissions): inserted on start when their id is missing */
+  defaults?: SeedData;
 }

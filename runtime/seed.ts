@@ -42,3 +42,23 @@ export async function seed(repo: Repository, data: SeedData[]): Promise<number> 
   });
   return n;
 }
+
+/**
+ * Inserts the rows every installation needs (roles, permissions) whose ids are missing; rows an
+ * admin has since changed are left as they are.
+ * @returns the number of rows inserted
+ */
+export async function ensureDefaults(repo: Repository, data: SeedData[]): Promise<number> {
+  const missing: SeedData = {};
+  for (const d of data) {
+    for (const [id, rows] of Object.entries(d)) {
+      const entity = repo.model.byId[id];
+      if (!entity) throw new Error(`defaults name an unknown entity '${id}'`);
+      for (const row of rows) {
+        if (typeof row.id !== 'string') throw new Error(`a default row of ${id} needs a fixed id`);
+        if (!(await repo.get(entity, row.id))) (missing[id] ??= []).push(row);
+      }
+    }
+  }
+  return Object.keys(missing).length ? seed(repo, [missing]) : 0;
+}

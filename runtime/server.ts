@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import { loadGenerated } from './generated.js';
 import { createApp } from './app.js';
-import { isEmpty, seed } from './seed.js';
+import { ensureDefaults, isEmpty, seed } from './seed.js';
 import type { Plugin } from './plugin.js';
 
 export interface StartOptions {
@@ -32,8 +32,10 @@ export async function prepare(opts: StartOptions) {
   const database = openDatabase(opts.config.databaseUrl, generated.tables);
   await database.migrate(opts.migrationsDir ?? join(opts.root, 'migrations'));
   const built = createApp({ model: generated.model, database, config: opts.config, plugins: opts.plugins });
+  const empty = opts.seed !== false && (await isEmpty(built.repo));
+  await ensureDefaults(built.repo, opts.plugins.flatMap((p) => (p.defaults ? [p.defaults] : [])));
   let seeded = 0;
-  if (opts.seed !== false && (await isEmpty(built.repo))) {
+  if (empty) {
     seeded = await seed(built.repo, opts.plugins.flatMap((p) => (p.seed ? [p.seed] : [])));
   }
   return { ...built, database, model: generated.model, seeded };

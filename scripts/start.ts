@@ -12,6 +12,9 @@ try {
   if (config.generated.includes('RBAC_SECRET_KEY')) {
     console.log(`RBAC_SECRET_KEY was not set; this run uses a generated one (writes need it as X-RBAC-SECRET-KEY): ${config.rbacSecretKey}`);
   }
+  if (config.generated.includes("RBAC_JWT_SECRET")) {
+    console.log("RBAC_JWT_SECRET was not set; this run signs sessions with a generated key, so sign-ins end when the server restarts");
+  }
   const stop = () => running.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

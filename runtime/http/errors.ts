@@ -16,6 +16,8 @@ export class HttpError extends Error {
     public status: number,
     message: string,
     public causes?: Cause[],
+    /** headers the answer carries, e.g. Retry-After on a 429 */
+    public headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'HttpError';

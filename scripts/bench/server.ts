@@ -35,13 +35,8 @@ function shutdown(code = 0) {
 }
 
 async function startApp(): Promise<number> {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    DATABASE_URL: process.env.DATABASE_URL,
-    RBAC_SECRET_KEY: process.env.RBAC_SECRET_KEY,
-  });
+  // the parent sets DATABASE_URL and random secrets (RBAC_SECRET_KEY, RBAC_JWT_SECRET) in our environment
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: '0' });
   const running = await startServer({ config, root: ROOT, plugins, seed: false });
   close = () => running.close();
   return running.port;

@@ -12,11 +12,16 @@ export type TestApp = Awaited<ReturnType<typeof bootApp>>;
  * The real app on a real database, called in-process through app.request():
  * `call('POST', '/api/ecommerce/products', { data })` with the secret key unless `auth: false`.
  */
-export async function bootApp(db: TestDatabase, opts: { plugins?: Plugin[]; generatedDir?: string; migrationsDir?: string } = {}) {
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, RBAC_SECRET_KEY: SECRET, LOG_LEVEL: 'silent' });
+export async function bootApp(db: TestDatabase, opts: { plugins?: Plugin[]; generatedDir?: string; migrationsDir?: string; env?: Record<string, string> } = {}) {
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, RBAC_SECRET_KEY: SECRET, RBAC_JWT_SECRET: 'test-jwt-secret-0123456789', LOG_LEVEL: 'silent', ...opts.env });
   const p = await prepare({ config, root: ROOT, plugins: opts.plugins ?? [], seed: false, generatedDir: opts.generatedDir, migrationsDir: opts.migrationsDir });
-  async function call(method: string, path: string, body?: unknown, init: { auth?: boolean; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { ...(init.auth === false ? {} : { 'x-rbac-secret-key': SECRET }), ...init.headers };
+  /** with the system key unless `auth: false`, or as a subject with `token` */
+  async function call(method: string, path: string, body?: unknown, init: { auth?: boolean; token?: string; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = {
+      ...(init.auth === false || init.token ? {} : { 'x-rbac-secret-key': SECRET }),
+      ...(init.token && { authorization: `Bearer ${init.token}` }),
+      ...init.headers,
+    };
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
@@ -35,6 +40,7 @@ export async function bootApp(db: TestDatabase, opts: { plugins?: Plugin[]; gene
   }
   return {
     ...p,
+    config,
     call,
     async close() {
       await p.database.close();

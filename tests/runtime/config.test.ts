@@ -5,7 +5,7 @@ describe('configuration from the environment', () => {
   it('development makes up a missing RBAC_SECRET_KEY and says so', () => {
     const c = loadConfig({});
     expect(c.rbacSecretKey.length).toBeGreaterThanOrEqual(24);
-    expect(c.generated).toEqual(['RBAC_SECRET_KEY']);
+    expect(c.generated).toEqual(['RBAC_SECRET_KEY', 'RBAC_JWT_SECRET']);
     expect(c.port).toBe(4000);
     expect(c.databaseUrl).toBe('file:./data/app.db');
   });
@@ -13,7 +13,8 @@ describe('configuration from the environment', () => {
   it('production refuses to start without a strong RBAC_SECRET_KEY', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('RBAC_SECRET_KEY is required when NODE_ENV=production');
     expect(() => loadConfig({ NODE_ENV: 'production', RBAC_SECRET_KEY: 'short' })).toThrow('at least 16 characters');
-    const c = loadConfig({ NODE_ENV: 'production', RBAC_SECRET_KEY: 'a-long-enough-secret-key', PORT: '8080', DEBUG: 'true' });
+    expect(() => loadConfig({ NODE_ENV: 'production', RBAC_SECRET_KEY: 'a-long-enough-secret-key' })).toThrow('RBAC_JWT_SECRET is required');
+    const c = loadConfig({ NODE_ENV: 'production', RBAC_SECRET_KEY: 'a-long-enough-secret-key', RBAC_JWT_SECRET: 'another-long-secret-value', PORT: '8080', DEBUG: 'true' });
     expect(c).toMatchObject({ port: 8080, production: true, debug: false, generated: [] });
   });
 

@@ -1,0 +1,61 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { UUID_RE } from '../../../engine/fields/index.js';
+import type { Entity } from '../../../engine/model.js';
+import { HttpError } from '../../../runtime/http/errors.js';
+import type { Authorizer } from '../../../runtime/http/access.js';
+import type { PluginContext } from '../../../runtime/plugin.js';
+import type { Accounts } from './accounts.js';
+import { isPrivileged, principalOf } from './principal.js';
+
+/** '*' matches one path segment; a final '**' matches the rest (zero or more segments) */
+export function routeMatches(pattern: string, path: string): boolean {
+  const p = pattern.split('/').filter(Boolean);
+  const s = path.split('?')[0].split('/').filter(Boolean);
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '**' && i === p.length - 1) return true;
+    if (i >= s.length) return false;
+    if (p[i] !== '*' && p[i] !== s[i]) return false;
+  }
+  return p.length === s.length;
+}
+
+const CRUD_SUFFIXES = new Set(['count', 'bulk', 'find-or-create']);
+
+/** the entity a generic CRUD path addresses, when it is one */
+export function crudEntityOf(ctx: PluginContext, path: string): Entity | undefined {
+  const [api, module, route, ...rest] = path.split('?')[0].split('/').filter(Boolean);
+  if (api !== 'api' || rest.length > 1) return undefined;
+  const entity = ctx.model.entities.find((e) => e.module === module && e.route === route);
+  if (!entity) return undefined;
+  if (rest.length === 1 && !CRUD_SUFFIXES.has(rest[0]) && !UUID_RE.test(rest[0])) return undefined;
+  return entity;
+}
+
+/**
+ * The one decision every route passes, generated or plugin:
+ * reads of public entities are open; the system and admins may do everything; otherwise a
+ * permission (method + route pattern) must match — one with no role is public, one with roles
+ * needs the subject to hold one of them.
+ */
+export function createAccess(ctx: PluginContext, accounts: Accounts) {
+  async function decide(c: Context, method: string, path: string): Promise<void> {
+    const entity = crudEntityOf(ctx, path);
+    if (entity && entity.access === 'public' && method === 'GET') return;
+    const p = await principalOf(c, ctx, accounts);
+    if (isPrivileged(p)) return;
+    const matching = (await accounts.permissionsFor(method)).filter((perm) => routeMatches(perm.route, path));
+    if (matching.some((perm) => perm.roleIds.includes(null))) return;
+    if (p.kind === 'subject' && matching.some((perm) => perm.roleIds.some((r) => r && p.roleIds.includes(r)))) return;
+    throw new HttpError(p.kind === 'anonymous' ? 401 : 403, 'Not authorized');
+  }
+
+  const authorizer: Authorizer = (c) => decide(c, c.req.method, c.req.path);
+
+  /** plugin routes are checked here; generic CRUD routes by the authorizer, which also sees the row */
+  const middleware: MiddlewareHandler = async function authorizeRoute(c, next) {
+    if (!crudEntityOf(ctx, c.req.path)) await decide(c, c.req.method, c.req.path);
+    await next();
+  };
+
+  return { decide, authorizer, middleware };
+}

@@ -1,0 +1,178 @@
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { PluginContext } from '../../../runtime/plugin.js';
+import type { Drizzle } from '../../../runtime/db/index.js';
+import { HttpError } from '../../../runtime/http/errors.js';
+import { REFRESH_TTL_SECONDS, newRefreshSecret, parseRefreshToken, sameHash, sha256 } from './tokens.js';
+
+type Row = Record<string, unknown>;
+export type Provider = 'email_and_password' | 'ethereum_virtual_machine' | 'telegram';
+
+/** subjects, their identities, roles and sessions: the data the accounts module works on */
+export class Accounts {
+  constructor(private ctx: PluginContext) {}
+
+  private e = (id: string) => this.ctx.model.byId[id];
+  private t = (id: string) => this.ctx.database.tables[id];
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  /** an identity with its secret fields, for the server's own checks only */
+  async identityBy(provider: Provider, account: string, tx?: Drizzle): Promise<Row | undefined> {
+    const t = this.t('rbac/identity');
+    const [row] = await (tx ?? this.db).select().from(t).where(and(eq(t.provider, provider), eq(t.account, account))).limit(1);
+    return row;
+  }
+
+  async identityByCodeHash(codeHash: string): Promise<Row | undefined> {
+    const t = this.t('rbac/identity');
+    const [row] = await this.db.select().from(t).where(eq(t.code, codeHash)).limit(1);
+    return row;
+  }
+
+  async identityWithSecrets(identityId: string, tx?: Drizzle): Promise<Row | undefined> {
+    const t = this.t('rbac/identity');
+    const [row] = await (tx ?? this.db).select().from(t).where(eq(t.id, identityId)).limit(1);
+    return row;
+  }
+
+  async subjectIdOfIdentity(identityId: string, tx?: Drizzle): Promise<string | undefined> {
+    const t = this.t('rbac/subjects-to-identities');
+    const [row] = await (tx ?? this.db).select({ subjectId: t.subjectId }).from(t).where(eq(t.identityId, identityId)).limit(1);
+    return row?.subjectId;
+  }
+
+  async identitiesOf(subjectId: string): Promise<Row[]> {
+    const rel = this.t('rbac/subjects-to-identities');
+    const t = this.t('rbac/identity');
+    return this.db.select(this.ctx.repo.columns(this.e('rbac/identity'))).from(t)
+      .innerJoin(rel, eq(rel.identityId, t.id)).where(eq(rel.subjectId, subjectId)).orderBy(t.createdAt, t.id);
+  }
+
+  async rolesOf(subjectId: string): Promise<Row[]> {
+    const rel = this.t('rbac/subjects-to-roles');
+    const t = this.t('rbac/role');
+    return this.db.select(this.ctx.repo.columns(this.e('rbac/role'))).from(t)
+      .innerJoin(rel, eq(rel.roleId, t.id)).where(eq(rel.subjectId, subjectId)).orderBy(t.slug);
+  }
+
+  /** admins: the admin role, or an email identity listed in ADMIN_EMAILS */
+  async isAdmin(subjectId: string, roles?: Row[]): Promise<boolean> {
+    if ((roles ?? (await this.rolesOf(subjectId))).some((r) => r.slug === 'admin')) return true;
+    if (!this.ctx.config.adminEmails.length) return false;
+    return (await this.identitiesOf(subjectId)).some((i) => typeof i.email === 'string' && this.ctx.config.adminEmails.includes(i.email.toLowerCase()));
+  }
+
+  async linkIdentity(tx: Drizzle, subjectId: string, identityId: string) {
+    await this.ctx.repo.create(this.e('rbac/subjects-to-identities'), { subjectId, identityId }, tx);
+  }
+
+  /**
+   * A new subject with its first identity and the roles open to registration — and only those:
+   * nothing from a request body decides roles.
+   */
+  async register(identity: Row, tx: Drizzle): Promise<{ subjectId: string; identityId: string }> {
+    const subject = await this.ctx.repo.create(this.e('rbac/subject'), {}, tx);
+    const created = await this.ctx.repo.create(this.e('rbac/identity'), identity, tx);
+    await this.linkIdentity(tx, subject.id as string, created.id as string);
+    const roles = this.t('rbac/role');
+    const open = await tx.select({ id: roles.id }).from(roles).where(eq(roles.availableOnRegistration, true));
+    for (const r of open) await this.ctx.repo.create(this.e('rbac/subjects-to-roles'), { subjectId: subject.id, roleId: r.id }, tx);
+    return { subjectId: subject.id as string, identityId: created.id as string };
+  }
+
+  async assignRole(subjectId: string, slug: string, tx: Drizzle) {
+    const roles = this.t('rbac/role');
+    const [role] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.slug, slug)).limit(1);
+    if (!role) throw new Error(`no role '${slug}'`);
+    const rel = this.t('rbac/subjects-to-roles');
+    const [has] = await tx.select({ id: rel.id }).from(rel).where(and(eq(rel.subjectId, subjectId), eq(rel.roleId, role.id))).limit(1);
+    if (!has) await this.ctx.repo.create(this.e('rbac/subjects-to-roles'), { subjectId, roleId: role.id }, tx);
+  }
+
+  // sessions
+
+  async createSession(subjectId: string, meta: { userAgent?: string; ip?: string }, tx?: Drizzle): Promise<{ sessionId: string; refresh: string }> {
+    const secret = newRefreshSecret();
+    const row = await this.ctx.repo.create(this.e('rbac/session'), {
+      subjectId,
+      refreshHash: sha256(secret),
+      expiresAt: new Date(Date.now() + REFRESH_TTL_SECONDS * 1000).toISOString(),
+      userAgent: meta.userAgent?.slice(0, 500),
+      ip: meta.ip?.slice(0, 100),
+    }, tx);
+    return { sessionId: row.id as string, refresh: `${row.id}.${secret}` };
+  }
+
+  /** the session if it is neither revoked nor expired */
+  async activeSession(sessionId: string): Promise<{ id: string; subjectId: string } | undefined> {
+    const t = this.t('rbac/session');
+    const [row] = await this.db.select({ id: t.id, subjectId: t.subjectId, expiresAt: t.expiresAt }).from(t)
+      .where(and(eq(t.id, sessionId), isNull(t.revokedAt))).limit(1);
+    return row && row.expiresAt > new Date() ? row : undefined;
+  }
+
+  /**
+   * Swaps a refresh token for a new one. Presenting a rotated (or any wrong) secret of a live
+   * session means it was stolen or replayed: the whole session is revoked.
+   */
+  async rotate(token: unknown): Promise<{ sessionId: string; subjectId: string; refresh: string }> {
+    const parsed = parseRefreshToken(token);
+    if (!parsed) throw new HttpError(401, 'Not authorized');
+    return this.ctx.database.transaction(async (tx) => {
+      const t = this.t('rbac/session');
+      const [s] = await tx.select().from(t).where(eq(t.id, parsed.sessionId)).limit(1);
+      if (!s || s.revokedAt || s.expiresAt <= new Date()) throw new HttpError(401, 'Not authorized');
+      const presented = sha256(parsed.secret);
+      if (!sameHash(s.refreshHash, presented)) {
+        await tx.update(t).set({ revokedAt: new Date(), revokedReason: 'refresh-reuse', updatedAt: new Date() }).where(eq(t.id, s.id));
+        return { reuse: true } as never;
+      }
+      const secret = newRefreshSecret();
+      // conditional on the hash still being the one presented: two concurrent refreshes cannot both win
+      const updated = await tx.update(t).set({ refreshHash: sha256(secret), previousRefreshHash: presented, lastUsedAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(t.id, s.id), eq(t.refreshHash, presented))).returning({ id: t.id });
+      if (!updated.length) throw new HttpError(401, 'Not authorized');
+      return { sessionId: s.id, subjectId: s.subjectId, refresh: `${s.id}.${secret}` };
+    }).then((r) => {
+      if ((r as { reuse?: boolean }).reuse) throw new HttpError(401, 'Not authorized');
+      return r;
+    });
+  }
+
+  async revoke(sessionId: string, reason: string) {
+    const t = this.t('rbac/session');
+    await this.ctx.database.transaction((tx) =>
+      tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(eq(t.id, sessionId), isNull(t.revokedAt))),
+    );
+  }
+
+  /** ends every session of a subject (but the one named): password change and reset */
+  async revokeAll(subjectId: string, reason: string, tx: Drizzle, except?: string) {
+    const t = this.t('rbac/session');
+    const where = [eq(t.subjectId, subjectId), isNull(t.revokedAt), ...(except ? [ne(t.id, except)] : [])];
+    await tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(...where));
+  }
+
+  async countIdentities(subjectId: string): Promise<number> {
+    const rel = this.t('rbac/subjects-to-identities');
+    const [r] = await this.db.select({ n: sql<number>`count(*)` }).from(rel).where(eq(rel.subjectId, subjectId));
+    return Number(r.n);
+  }
+
+  async permissionsFor(method: string): Promise<{ route: string; roleIds: (string | null)[] }[]> {
+    const p = this.t('rbac/permission');
+    const rel = this.t('rbac/roles-to-permissions');
+    const rows: { id: string; route: string; roleId: string | null }[] = await this.db
+      .select({ id: p.id, route: p.route, roleId: rel.roleId }).from(p)
+      .leftJoin(rel, eq(rel.permissionId, p.id))
+      .where(and(eq(p.type, 'HTTP'), inArray(p.method, [method, '*'])));
+    const byId = new Map<string, { route: string; roleIds: (string | null)[] }>();
+    for (const r of rows) {
+      const entry = byId.get(r.id) ?? { route: r.route, roleIds: [] };
+      entry.roleIds.push(r.roleId);
+      byId.set(r.id, entry);
+    }
+    return [...byId.values()];
+  }
+}

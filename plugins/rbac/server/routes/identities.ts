@@ -1,0 +1,138 @@
+import type { Context, Hono } from 'hono';
+import { UUID_RE } from '../../../../engine/fields/index.js';
+import { readBody } from '../../../../runtime/crud/body.js';
+import { bodyValidator } from '../../../../runtime/crud/validate.js';
+import { HttpError, badRequest, fromDatabaseError } from '../../../../runtime/http/errors.js';
+import { hashPassword, verifyPassword } from '../passwords.js';
+import { isPrivileged, principalOf, requireSelf, requireSubject, type Principal } from '../principal.js';
+import type { NotificationService } from '../../../notification/server/index.js';
+import { EMAIL, PASSWORD, strict, type RouteDeps } from './authentication.js';
+
+const newIdentity = bodyValidator<{ email: string; password: string }>(strict({ email: EMAIL, password: PASSWORD }));
+const changePassword = bodyValidator<{ password: string; newPassword: string }>(strict({ password: PASSWORD, newPassword: PASSWORD }));
+const identityPatch = bodyValidator<{ email?: string; password?: string; newPassword?: string }>({
+  oneOf: [strict({ email: EMAIL }), strict({ password: PASSWORD, newPassword: PASSWORD })],
+});
+const notifyBody = bodyValidator<{ title: string; text: string }>(strict({ title: { type: 'string', minLength: 1, maxLength: 200 }, text: { type: 'string', minLength: 1, maxLength: 20000 } }));
+
+function uuidParam(c: Context, name: string): string {
+  const v = c.req.param(name) ?? '';
+  if (!UUID_RE.test(v)) throw badRequest(`${name} must be a UUID`, [{ field: name, rule: 'format', message: `${name} must be a UUID` }]);
+  return v.toLowerCase();
+}
+
+/** the subject's identities (spec §7): every route checks that the subject is the caller's own */
+export function identityRoutes(app: Hono, { ctx, accounts }: RouteDeps) {
+  const identity = ctx.model.byId['rbac/identity'];
+  const subjects = '/api/rbac/subjects';
+
+  /** the identity, if it belongs to the subject; another subject's identity is not found */
+  async function ownedIdentity(subjectId: string, identityId: string) {
+    const owner = await accounts.subjectIdOfIdentity(identityId);
+    const row = owner === subjectId ? await accounts.identityWithSecrets(identityId) : undefined;
+    if (!row) throw new HttpError(404, `No rbac/identity with id ${identityId}`);
+    return row;
+  }
+
+  async function addEmailIdentity(subjectId: string, email: string, password: string) {
+    const secret = await hashPassword(password);
+    const row = await ctx.database.transaction(async (tx) => {
+      if (await accounts.identityBy('email_and_password', email.toLowerCase(), tx)) {
+        throw new HttpError(409, 'An account with this email already exists', [{ field: 'email', rule: 'unique', message: 'email is already registered' }]);
+      }
+      const created = await ctx.repo.create(identity, { provider: 'email_and_password', account: email.toLowerCase(), email: email.toLowerCase(), ...secret }, tx);
+      await accounts.linkIdentity(tx, subjectId, created.id as string);
+      return created;
+    }).catch((e) => {
+      throw fromDatabaseError(e, identity) ?? e;
+    });
+    return row;
+  }
+
+  /** checks the current password, stores the new one and ends the subject's other sessions */
+  async function setPassword(p: Principal, subjectId: string, row: Record<string, unknown>, current: string, next: string) {
+    if (row.provider !== 'email_and_password') throw badRequest('Only an email and password identity has a password');
+    if (!(await verifyPassword(current, row))) {
+      throw badRequest('The current password is wrong', [{ field: 'password', rule: 'match', message: 'password is wrong' }]);
+    }
+    const secret = await hashPassword(next);
+    await ctx.database.transaction(async (tx) => {
+      await ctx.repo.update(identity, row.id as string, secret, tx);
+      await accounts.revokeAll(subjectId, 'password-change', tx, p.kind === 'subject' ? p.sessionId : undefined);
+    });
+    return ctx.repo.getOrThrow(identity, row.id as string);
+  }
+
+  app.get(`${subjects}/:id/identities`, async (c) => {
+    const subjectId = uuidParam(c, 'id');
+    await requireSelf(c, ctx, accounts, subjectId);
+    return c.json({ data: await accounts.identitiesOf(subjectId) });
+  });
+
+  app.post(`${subjects}/:id/identities`, async (c) => {
+    const subjectId = uuidParam(c, 'id');
+    await requireSelf(c, ctx, accounts, subjectId);
+    const { email, password } = newIdentity((await readBody(c)).data);
+    return c.json({ data: await addEmailIdentity(subjectId, email, password) }, 201);
+  });
+
+  const identityIdRequired = async (c: Context) => {
+    await requireSelf(c, ctx, accounts, uuidParam(c, 'id'));
+    throw badRequest('identityId is required', [{ field: 'identityId', rule: 'required', message: 'identityId is required' }]);
+  };
+  app.patch(`${subjects}/:id/identities`, identityIdRequired);
+  app.delete(`${subjects}/:id/identities`, identityIdRequired);
+
+  app.patch(`${subjects}/:id/identities/:identityId`, async (c) => {
+    const subjectId = uuidParam(c, 'id');
+    const p = await requireSelf(c, ctx, accounts, subjectId);
+    const row = await ownedIdentity(subjectId, uuidParam(c, 'identityId'));
+    const body = identityPatch((await readBody(c)).data);
+    if (body.email !== undefined) {
+      if (row.provider !== 'email_and_password') throw badRequest('Only an email and password identity has an email to change');
+      const email = body.email.toLowerCase();
+      const taken = await accounts.identityBy('email_and_password', email);
+      if (taken && taken.id !== row.id) throw new HttpError(409, 'An account with this email already exists', [{ field: 'email', rule: 'unique', message: 'email is already registered' }]);
+      return c.json({ data: await ctx.repo.update(identity, row.id as string, { email, account: email }) });
+    }
+    return c.json({ data: await setPassword(p, subjectId, row, body.password!, body.newPassword!) });
+  });
+
+  app.delete(`${subjects}/:id/identities/:identityId`, async (c) => {
+    const subjectId = uuidParam(c, 'id');
+    await requireSelf(c, ctx, accounts, subjectId);
+    const row = await ownedIdentity(subjectId, uuidParam(c, 'identityId'));
+    if ((await accounts.countIdentities(subjectId)) <= 1) throw badRequest('An account keeps at least one identity: add another before deleting this one');
+    return c.json({ data: await ctx.repo.delete(identity, row.id as string) });
+  });
+
+  app.patch('/api/rbac/identities/:id/change-password', async (c) => {
+    const identityId = uuidParam(c, 'id');
+    const p = await principalOf(c, ctx, accounts);
+    if (p.kind === 'anonymous') throw new HttpError(401, 'Not authorized');
+    const owner = await accounts.subjectIdOfIdentity(identityId);
+    if (!owner || (!isPrivileged(p) && !(p.kind === 'subject' && p.subjectId === owner))) throw new HttpError(isPrivileged(p) ? 404 : 403, isPrivileged(p) ? `No rbac/identity with id ${identityId}` : 'Not authorized');
+    const { password, newPassword } = changePassword((await readBody(c)).data);
+    return c.json({ data: await setPassword(p, owner, (await accounts.identityWithSecrets(identityId))!, password, newPassword) });
+  });
+
+  app.post('/api/rbac/identities/email-and-password', async (c) => {
+    const p = await requireSubject(c, ctx, accounts);
+    const { email, password } = newIdentity((await readBody(c)).data);
+    return c.json({ data: await addEmailIdentity(p.subjectId, email, password) }, 201);
+  });
+
+  app.post(`${subjects}/:id/notify`, async (c) => {
+    const subjectId = uuidParam(c, 'id');
+    const p = await principalOf(c, ctx, accounts);
+    if (!isPrivileged(p)) throw new HttpError(p.kind === 'anonymous' ? 401 : 403, 'Not authorized');
+    await ctx.repo.getOrThrow(ctx.model.byId['rbac/subject'], subjectId);
+    const { title, text } = notifyBody((await readBody(c)).data);
+    const emails = (await accounts.identitiesOf(subjectId)).map((i) => i.email).filter((e): e is string => typeof e === 'string' && !!e);
+    if (!emails.length) throw badRequest('The subject has no email to notify');
+    const notifications = ctx.services.notification as NotificationService;
+    const sent = [];
+    for (const to of [...new Set(emails)]) sent.push(await notifications.sendEmail({ to, subject: title, text }));
+    return c.json({ data: sent });
+  });
+}
