@@ -1,0 +1,36 @@
+import { parseArgs } from 'node:util';
+import { ROOT } from '../engine/codegen.js';
+import { loadConfig } from '../runtime/config.js';
+import { prepare } from '../runtime/server.js';
+import { plugins } from '../plugins/index.js';
+import { Accounts } from '../plugins/rbac/server/accounts.js';
+import { hashPassword, PASSWORD_MIN } from '../plugins/rbac/server/passwords.js';
+
+/** npm run admin:create -- --email E --password P: the first admin, or a new password and the admin role for an existing one */
+const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
+const email = values.email?.trim().toLowerCase();
+if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
+  console.error('Usage: npm run admin:create -- --email admin@example.com --password <at least 8 characters>');
+  process.exit(1);
+}
+if (!values.password || values.password.length < PASSWORD_MIN) {
+  console.error(`--password must have at least ${PASSWORD_MIN} characters`);
+  process.exit(1);
+}
+const p = await prepare({ config: loadConfig(), root: ROOT, plugins, seed: false });
+try {
+  const accounts = new Accounts(p.ctx);
+  const secret = await hashPassword(values.password);
+  const identity = p.model.byId['rbac/identity'];
+  const made = await p.database.transaction(async (tx) => {
+    const existing = await accounts.identityBy('email_and_password', email, tx);
+    let subjectId = existing && (await accounts.subjectIdOfIdentity(existing.id as string, tx));
+    if (existing && subjectId) await p.repo.update(identity, existing.id as string, secret, tx);
+    else subjectId = (await accounts.register({ provider: 'email_and_password', account: email, email, ...secret }, tx)).subjectId;
+    await accounts.assignRole(subjectId, 'admin', tx);
+    return { subjectId, created: !existing };
+  });
+  console.log(`${made.created ? 'Created' : 'Updated'} admin ${email} (subject ${made.subjectId})`);
+} finally {
+  await p.database.close();
+}

@@ -1,0 +1,27 @@
+import { describe, it, expect } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../../engine/codegen.js';
+import { sqliteDatabase } from '../helpers/databases.js';
+import { bootAccounts, ROUTES, type AccountsApp } from '../helpers/accounts.js';
+
+describe('npm run admin:create', () => {
+  it('makes the first admin, who can then sign in and write', async () => {
+    const db = sqliteDatabase();
+    const run = (...args: string[]) =>
+      execFileSync(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/admin-create.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent' }, encoding: 'utf8', stdio: 'pipe' });
+    expect(run('--email', 'First@Example.com', '--password', 'admin-password')).toMatch(/^Created admin first@example.com/);
+    expect(() => run('--email', 'first@example.com', '--password', 'short')).toThrow(/at least 8 characters/);
+    const t = (await bootAccounts(db, { env: { ADMIN_EMAILS: '' } })) as AccountsApp;
+    try {
+      const session = await t.anon('POST', ROUTES.login, { data: { login: 'first@example.com', password: 'admin-password' } });
+      expect(session.status).toBe(200);
+      const me = (await t.as(session.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(me.roles.map((r: { slug: string }) => r.slug)).toContain('admin');
+      expect(me.isAdmin).toBe(true);
+      expect((await t.as(session.body.data.jwt)('POST', '/api/ecommerce/products', { data: {} })).status).toBe(201);
+    } finally {
+      await t.close();
+    }
+  });
+});

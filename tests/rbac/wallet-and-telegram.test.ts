@@ -1,0 +1,102 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createHash, createHmac } from 'node:crypto';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DIALECTS } from '../helpers/databases.js';
+import { bootAccounts, ROUTES, type AccountsApp } from '../helpers/accounts.js';
+import { issueNonce } from '../../plugins/rbac/server/wallet.js';
+
+const BOT_TOKEN = '123456:test-bot-token';
+
+/** what the Telegram Login Widget sends, signed as Telegram signs it */
+function telegramPayload(fields: Record<string, string | number>, token = BOT_TOKEN) {
+  const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join('\n');
+  const hash = createHmac('sha256', createHash('sha256').update(token).digest()).update(check).digest('hex');
+  return { ...fields, hash };
+}
+
+for (const d of DIALECTS) {
+  describe(`wallet and Telegram sign-in on ${d.name}`, () => {
+    let t: AccountsApp;
+    beforeAll(async () => {
+      t = (await bootAccounts(await d.make(), { env: { TELEGRAM_BOT_TOKEN: BOT_TOKEN } })) as AccountsApp;
+    });
+    afterAll(async () => t?.close());
+
+    const nonce = async () => (await t.anon('GET', ROUTES.init)).body.data.nonce as string;
+    const signIn = async (account: ReturnType<typeof privateKeyToAccount>, message: string, extra: Record<string, unknown> = {}, token?: string) => {
+      const signature = await account.signMessage({ message });
+      return t.call('POST', ROUTES.wallet, { data: { message, signature, address: account.address.toLowerCase(), ...extra } }, token ? { token } : { auth: false });
+    };
+
+    it('init gives a token without a subject (not signed in) and a nonce', async () => {
+      const r = await t.anon('GET', ROUTES.init);
+      expect(r.body.data).toEqual({ jwt: expect.stringMatching(/^ey/), refresh: null, nonce: expect.any(String) });
+      expect((await t.as(r.body.data.jwt)('GET', ROUTES.me)).status).toBe(401);
+    });
+
+    it('the first sign-in makes the subject and an identity with the checksummed address; the next finds it', async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const first = await signIn(wallet, `Sign in to the shop. Nonce: ${await nonce()}`);
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      const me = (await t.as(first.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(me.identities).toEqual([expect.objectContaining({ provider: 'ethereum_virtual_machine', account: wallet.address })]);
+      expect(me.roles.map((r: { slug: string }) => r.slug)).toEqual(['member']);
+      const second = await signIn(wallet, `Again. Nonce: ${await nonce()}`);
+      expect((await t.as(second.body.data.jwt)('GET', ROUTES.me)).body.data.id).toBe(me.id);
+    });
+
+    it('a forged signature, a reused, expired or made-up nonce, a short message: refused, nothing made', async () => {
+      const subjects = async () => (await t.call('GET', '/api/rbac/subjects/count')).body.data;
+      const before = await subjects();
+      const victim = privateKeyToAccount(generatePrivateKey());
+      const attacker = privateKeyToAccount(generatePrivateKey());
+      const message = `Nonce: ${await nonce()}`;
+      const forged = await t.anon('POST', ROUTES.wallet, { data: { message, signature: await attacker.signMessage({ message }), address: victim.address } });
+      expect(forged).toMatchObject({ status: 401, body: { message: 'Not authorized: the signature does not match the address' } });
+
+      const used = `Nonce: ${await nonce()}`;
+      expect((await signIn(victim, used)).status).toBe(200);
+      expect((await signIn(victim, used)).body).toMatchObject({ status: 401, message: 'Not authorized: the nonce was already used' });
+
+      const expired = issueNonce(t.config.rbacJwtSecret, Date.now() - 11 * 60 * 1000);
+      expect((await signIn(victim, `Nonce: ${expired}`)).body.message).toBe('Not authorized: the nonce has expired');
+      const madeUp = issueNonce('not-the-server-secret');
+      expect((await signIn(victim, `Nonce: ${madeUp}`)).body.message).toBe('Not authorized: unknown nonce');
+      expect((await signIn(victim, 'no nonce at all here')).status).toBe(400);
+      expect((await signIn(victim, 'short')).status).toBe(400);
+      const noAddress = await t.anon('POST', ROUTES.wallet, { data: { message: `Nonce: ${await nonce()}`, signature: '0x00' } });
+      expect(noAddress).toMatchObject({ status: 404, body: { message: 'No account found' } });
+      expect(await subjects()).toBe(before + 1); // only the victim's own sign-in
+    });
+
+    it('a signed-in subject links a new wallet to itself; nobody else can link it', async () => {
+      const s = await t.register('sam@example.com');
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const linked = await signIn(wallet, `Link. Nonce: ${await nonce()}`, {}, s.jwt);
+      expect(linked.status).toBe(200);
+      const me = (await t.as(linked.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(me.id).toBe(s.id);
+      expect(me.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['email_and_password', 'ethereum_virtual_machine']);
+      // another signed-in subject signing with the same wallet gets the wallet's own account, not a link
+      const other = await t.register('tina@example.com');
+      const again = await signIn(wallet, `Nonce: ${await nonce()}`, {}, other.jwt);
+      expect((await t.as(again.body.data.jwt)('GET', ROUTES.me)).body.data.id).toBe(s.id);
+      expect((await t.as(other.jwt)('GET', ROUTES.me)).body.data.identities).toHaveLength(1);
+    });
+
+    it('Telegram: a valid widget payload signs in; a tampered hash or a stale auth_date does not', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const ok = await t.anon('POST', ROUTES.telegram, { data: telegramPayload({ id: 4242, first_name: 'Uma', username: 'uma', auth_date: now }) });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      const me = (await t.as(ok.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(me.identities).toEqual([expect.objectContaining({ provider: 'telegram', account: '4242' })]);
+
+      const tampered = { ...telegramPayload({ id: 4242, first_name: 'Uma', auth_date: now }), id: 4243 };
+      expect((await t.anon('POST', ROUTES.telegram, { data: tampered })).body).toMatchObject({ status: 401, message: 'Not authorized: the Telegram signature does not match' });
+      const otherBot = telegramPayload({ id: 4242, auth_date: now }, '999:another-bot');
+      expect((await t.anon('POST', ROUTES.telegram, { data: otherBot })).status).toBe(401);
+      const stale = telegramPayload({ id: 4242, first_name: 'Uma', auth_date: now - 2 * 24 * 60 * 60 });
+      expect((await t.anon('POST', ROUTES.telegram, { data: stale })).body).toMatchObject({ status: 401, message: 'Not authorized: the Telegram login is too old' });
+    });
+  });
+}
