@@ -28,7 +28,7 @@ const META_DIR = 'meta';
 function commonFields(variants: string[], defaultVariant: string, relation: boolean): Field[] {
   const fields: Field[] = [
     { name: 'id', column: 'id', kind: 'text', format: 'uuid', common: true },
-    { name: 'createdAt', column: 'created_at', kind: 'datetime', common: true, index: true },
+    { name: 'createdAt', column: 'created_at', kind: 'datetime', common: true },
     { name: 'updatedAt', column: 'updated_at', kind: 'datetime', common: true },
     { name: 'variant', column: 'variant', kind: 'enum', values: variants, default: defaultVariant, common: true },
     { name: 'className', column: 'class_name', kind: 'text', common: true },

@@ -6,7 +6,7 @@ import type { Model } from '../engine/model.js';
 import type { Database } from './db/index.js';
 import type { Config } from './config.js';
 import { Repository } from './crud/repository.js';
-import { entityRoutes } from './crud/routes.js';
+import { crudRoutes } from './crud/routes.js';
 import { HttpError } from './http/errors.js';
 import { secretKeyAuthorizer, type Authorizer } from './http/access.js';
 import type { Plugin, PluginContext } from './plugin.js';
@@ -35,12 +35,14 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
 
   const app = new Hono();
   app.use(requestId());
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ message: `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`, status: 413 }, 413),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json({ message: `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`, status: 413 }, 413),
+  });
+  // reading the body stream (even to find none) costs a GET a full Request object on node: skip the bodiless
+  app.use(function limitBodies(c, next) {
+    return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next);
+  });
   app.onError((err, c) => {
     if (err instanceof HttpError) {
       const body: Record<string, unknown> = { message: err.message, status: err.status };
@@ -58,8 +60,6 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   app.get('/api/health', (c) => c.json({ data: { status: 'ok', dialect: database.dialect } }));
   for (const p of plugins) if (p.middleware) app.use('/api/*', p.middleware(ctx));
   for (const p of plugins) p.routes?.(app, ctx);
-  for (const entity of model.entities) {
-    app.route(`/api/${entity.module}/${entity.route}`, entityRoutes(entity, { model, repo, authorize }));
-  }
+  app.route('/api', crudRoutes({ model, repo, authorize }));
   return { app, repo, ctx, log: logger };
 }

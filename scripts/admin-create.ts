@@ -34,3 +34,4 @@ try {
 } finally {
   await p.database.close();
 }
+process.exit(0);

@@ -7,3 +7,4 @@ import { plugins } from '../plugins/index.js';
 const prepared = await prepare({ config: loadConfig(), root: ROOT, plugins });
 console.log(prepared.seeded ? `seeded ${prepared.seeded} demo rows` : 'the database is not empty: nothing seeded');
 await prepared.database.close();
+process.exit(0);

@@ -22,11 +22,13 @@ function columnSource(entity: Entity, f: Field, dialect: Dialect, model: Model):
   return src;
 }
 
-/** indexes: unique fields (incl. slugs), references, createdAt, fields marked index, composite uniques */
+/** indexes: the default order, unique fields (incl. slugs), references, fields marked index, composite uniques */
 export function indexesOf(entity: Entity) {
   const out: { name: string; unique: boolean; fields: string[] }[] = [];
+  // the default order of a list (createdAt, then id), served by one index without a sort
+  out.push({ name: identifier(`${entity.table}_created_at_id_idx`), unique: false, fields: ['createdAt', 'id'] });
   for (const f of entity.fields) {
-    if (f.name === 'id') continue;
+    if (f.name === 'id' || f.name === 'createdAt') continue;
     if (f.unique) out.push({ name: identifier(`${entity.table}_${f.column}_key`), unique: true, fields: [f.name] });
     else if (f.kind === 'reference' || f.index || f.name === 'slug')
       out.push({ name: identifier(`${entity.table}_${f.column}_idx`), unique: false, fields: [f.name] });

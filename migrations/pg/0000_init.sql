@@ -1053,6 +1053,17 @@ CREATE TABLE "rbac_identities" (
 );
 
 --> statement-breakpoint
+CREATE TABLE "rbac_nonces" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"created_at" timestamp (3) with time zone NOT NULL,
+	"updated_at" timestamp (3) with time zone NOT NULL,
+	"variant" text DEFAULT 'default' NOT NULL,
+	"class_name" text,
+	"value" text NOT NULL,
+	"expires_at" timestamp (3) with time zone NOT NULL
+);
+
+--> statement-breakpoint
 CREATE TABLE "rbac_permissions" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"created_at" timestamp (3) with time zone NOT NULL,
@@ -1088,6 +1099,24 @@ CREATE TABLE "rbac_roles_to_permissions" (
 	"order_index" integer DEFAULT 0 NOT NULL,
 	"role_id" uuid NOT NULL,
 	"permission_id" uuid NOT NULL
+);
+
+--> statement-breakpoint
+CREATE TABLE "rbac_sessions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"created_at" timestamp (3) with time zone NOT NULL,
+	"updated_at" timestamp (3) with time zone NOT NULL,
+	"variant" text DEFAULT 'default' NOT NULL,
+	"class_name" text,
+	"subject_id" uuid NOT NULL,
+	"refresh_hash" text NOT NULL,
+	"previous_refresh_hash" text,
+	"expires_at" timestamp (3) with time zone NOT NULL,
+	"revoked_at" timestamp (3) with time zone,
+	"revoked_reason" text,
+	"last_used_at" timestamp (3) with time zone,
+	"user_agent" text,
+	"ip" text
 );
 
 --> statement-breakpoint
@@ -1678,6 +1707,8 @@ ALTER TABLE "rbac_roles_to_permissions" ADD CONSTRAINT "rbac_roles_to_permission
 --> statement-breakpoint
 ALTER TABLE "rbac_roles_to_permissions" ADD CONSTRAINT "rbac_roles_to_permissions_permission_id_rbac_permissions_id_fk" FOREIGN KEY ("permission_id") REFERENCES "public"."rbac_permissions"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
+ALTER TABLE "rbac_sessions" ADD CONSTRAINT "rbac_sessions_subject_id_rbac_subjects_id_fk" FOREIGN KEY ("subject_id") REFERENCES "public"."rbac_subjects"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
 ALTER TABLE "rbac_subjects_to_billing_module_payment_intents" ADD CONSTRAINT "rbac_subjects_to_billing_module_payment_intents_subject_id_rbac_subjects_id_fk" FOREIGN KEY ("subject_id") REFERENCES "public"."rbac_subjects"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 ALTER TABLE "rbac_subjects_to_billing_module_payment_intents" ADD CONSTRAINT "rbac_subjects_to_billing_module_payment_intents_billing_module_payment_intent_id_billing_payment_intents_id_fk" FOREIGN KEY ("billing_module_payment_intent_id") REFERENCES "public"."billing_payment_intents"("id") ON DELETE cascade ON UPDATE no action;
@@ -1762,33 +1793,33 @@ ALTER TABLE "website_builder_widgets_to_sliders" ADD CONSTRAINT "website_builder
 --> statement-breakpoint
 ALTER TABLE "website_builder_widgets_to_sliders" ADD CONSTRAINT "website_builder_widgets_to_sliders_slider_id_website_builder_sliders_id_fk" FOREIGN KEY ("slider_id") REFERENCES "public"."website_builder_sliders"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
-CREATE INDEX "agent_agents_created_at_idx" ON "agent_agents" USING btree ("created_at");
+CREATE INDEX "agent_agents_created_at_id_idx" ON "agent_agents" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "agent_agents_slug_key" ON "agent_agents" USING btree ("slug");
 --> statement-breakpoint
 CREATE INDEX "agent_agents_is_active_idx" ON "agent_agents" USING btree ("is_active");
 --> statement-breakpoint
-CREATE INDEX "agent_widgets_created_at_idx" ON "agent_widgets" USING btree ("created_at");
+CREATE INDEX "agent_widgets_created_at_id_idx" ON "agent_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "agent_widgets_slug_key" ON "agent_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "analytic_metrics_created_at_idx" ON "analytic_metrics" USING btree ("created_at");
+CREATE INDEX "analytic_metrics_created_at_id_idx" ON "analytic_metrics" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "analytic_metrics_slug_key" ON "analytic_metrics" USING btree ("slug");
 --> statement-breakpoint
 CREATE INDEX "analytic_metrics_recorded_at_idx" ON "analytic_metrics" USING btree ("recorded_at");
 --> statement-breakpoint
-CREATE INDEX "analytic_widgets_created_at_idx" ON "analytic_widgets" USING btree ("created_at");
+CREATE INDEX "analytic_widgets_created_at_id_idx" ON "analytic_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "analytic_widgets_slug_key" ON "analytic_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "billing_currencies_created_at_idx" ON "billing_currencies" USING btree ("created_at");
+CREATE INDEX "billing_currencies_created_at_id_idx" ON "billing_currencies" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "billing_currencies_slug_key" ON "billing_currencies" USING btree ("slug");
 --> statement-breakpoint
 CREATE INDEX "billing_currencies_is_default_idx" ON "billing_currencies" USING btree ("is_default");
 --> statement-breakpoint
-CREATE INDEX "billing_invoices_created_at_idx" ON "billing_invoices" USING btree ("created_at");
+CREATE INDEX "billing_invoices_created_at_id_idx" ON "billing_invoices" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "billing_invoices_status_idx" ON "billing_invoices" USING btree ("status");
 --> statement-breakpoint
@@ -1796,259 +1827,259 @@ CREATE INDEX "billing_invoices_provider_idx" ON "billing_invoices" USING btree (
 --> statement-breakpoint
 CREATE INDEX "billing_invoices_provider_id_idx" ON "billing_invoices" USING btree ("provider_id");
 --> statement-breakpoint
-CREATE INDEX "billing_payment_intents_created_at_idx" ON "billing_payment_intents" USING btree ("created_at");
+CREATE INDEX "billing_payment_intents_created_at_id_idx" ON "billing_payment_intents" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "billing_payment_intents_status_idx" ON "billing_payment_intents" USING btree ("status");
 --> statement-breakpoint
-CREATE INDEX "billing_payment_intents_to_currencies_created_at_idx" ON "billing_payment_intents_to_currencies" USING btree ("created_at");
+CREATE INDEX "billing_payment_intents_to_currencies_created_at_id_idx" ON "billing_payment_intents_to_currencies" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "billing_payment_intents_to_currencies_payment_intent_id_idx" ON "billing_payment_intents_to_currencies" USING btree ("payment_intent_id");
 --> statement-breakpoint
 CREATE INDEX "billing_payment_intents_to_currencies_currency_id_idx" ON "billing_payment_intents_to_currencies" USING btree ("currency_id");
 --> statement-breakpoint
-CREATE INDEX "billing_payment_intents_to_invoices_created_at_idx" ON "billing_payment_intents_to_invoices" USING btree ("created_at");
+CREATE INDEX "billing_payment_intents_to_invoices_created_at_id_idx" ON "billing_payment_intents_to_invoices" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "billing_payment_intents_to_invoices_payment_intent_id_idx" ON "billing_payment_intents_to_invoices" USING btree ("payment_intent_id");
 --> statement-breakpoint
 CREATE INDEX "billing_payment_intents_to_invoices_invoice_id_idx" ON "billing_payment_intents_to_invoices" USING btree ("invoice_id");
 --> statement-breakpoint
-CREATE INDEX "billing_widgets_created_at_idx" ON "billing_widgets" USING btree ("created_at");
+CREATE INDEX "billing_widgets_created_at_id_idx" ON "billing_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "billing_widgets_slug_key" ON "billing_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "blog_articles_created_at_idx" ON "blog_articles" USING btree ("created_at");
+CREATE INDEX "blog_articles_created_at_id_idx" ON "blog_articles" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "blog_articles_slug_key" ON "blog_articles" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "blog_articles_to_ecommerce_module_products_created_at_idx" ON "blog_articles_to_ecommerce_module_products" USING btree ("created_at");
+CREATE INDEX "blog_articles_to_ecommerce_module_products_created_at_id_idx" ON "blog_articles_to_ecommerce_module_products" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "blog_articles_to_ecommerce_module_products_article_id_idx" ON "blog_articles_to_ecommerce_module_products" USING btree ("article_id");
 --> statement-breakpoint
 CREATE INDEX "blog_articles_to_ecommerce_module_products_ecommerce_m_8a071dca" ON "blog_articles_to_ecommerce_module_products" USING btree ("ecommerce_module_product_id");
 --> statement-breakpoint
-CREATE INDEX "blog_articles_to_file_storage_module_files_created_at_idx" ON "blog_articles_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "blog_articles_to_file_storage_module_files_created_at_id_idx" ON "blog_articles_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "blog_articles_to_file_storage_module_files_article_id_idx" ON "blog_articles_to_file_storage_module_files" USING btree ("article_id");
 --> statement-breakpoint
 CREATE INDEX "blog_articles_to_file_storage_module_files_file_storag_bb7c235e" ON "blog_articles_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "blog_articles_to_website_builder_module_widgets_created_at_idx" ON "blog_articles_to_website_builder_module_widgets" USING btree ("created_at");
+CREATE INDEX "blog_articles_to_website_builder_module_widgets_create_7fad1a27" ON "blog_articles_to_website_builder_module_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "blog_articles_to_website_builder_module_widgets_article_id_idx" ON "blog_articles_to_website_builder_module_widgets" USING btree ("article_id");
 --> statement-breakpoint
 CREATE INDEX "blog_articles_to_website_builder_module_widgets_websit_7038dc1c" ON "blog_articles_to_website_builder_module_widgets" USING btree ("website_builder_module_widget_id");
 --> statement-breakpoint
-CREATE INDEX "blog_categories_to_articles_created_at_idx" ON "blog_categories_to_articles" USING btree ("created_at");
+CREATE INDEX "blog_categories_to_articles_created_at_id_idx" ON "blog_categories_to_articles" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "blog_categories_to_articles_category_id_idx" ON "blog_categories_to_articles" USING btree ("category_id");
 --> statement-breakpoint
 CREATE INDEX "blog_categories_to_articles_article_id_idx" ON "blog_categories_to_articles" USING btree ("article_id");
 --> statement-breakpoint
-CREATE INDEX "blog_categories_to_file_storage_module_files_created_at_idx" ON "blog_categories_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "blog_categories_to_file_storage_module_files_created_at_id_idx" ON "blog_categories_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "blog_categories_to_file_storage_module_files_category_id_idx" ON "blog_categories_to_file_storage_module_files" USING btree ("category_id");
 --> statement-breakpoint
 CREATE INDEX "blog_categories_to_file_storage_module_files_file_stor_4a6ce4df" ON "blog_categories_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "blog_categories_created_at_idx" ON "blog_categories" USING btree ("created_at");
+CREATE INDEX "blog_categories_created_at_id_idx" ON "blog_categories" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "blog_categories_slug_key" ON "blog_categories" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "blog_widgets_created_at_idx" ON "blog_widgets" USING btree ("created_at");
+CREATE INDEX "blog_widgets_created_at_id_idx" ON "blog_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "blog_widgets_slug_key" ON "blog_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "blog_widgets_to_articles_created_at_idx" ON "blog_widgets_to_articles" USING btree ("created_at");
+CREATE INDEX "blog_widgets_to_articles_created_at_id_idx" ON "blog_widgets_to_articles" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "blog_widgets_to_articles_widget_id_idx" ON "blog_widgets_to_articles" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "blog_widgets_to_articles_article_id_idx" ON "blog_widgets_to_articles" USING btree ("article_id");
 --> statement-breakpoint
-CREATE INDEX "blog_widgets_to_categories_created_at_idx" ON "blog_widgets_to_categories" USING btree ("created_at");
+CREATE INDEX "blog_widgets_to_categories_created_at_id_idx" ON "blog_widgets_to_categories" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "blog_widgets_to_categories_widget_id_idx" ON "blog_widgets_to_categories" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "blog_widgets_to_categories_category_id_idx" ON "blog_widgets_to_categories" USING btree ("category_id");
 --> statement-breakpoint
-CREATE INDEX "broadcast_channels_created_at_idx" ON "broadcast_channels" USING btree ("created_at");
+CREATE INDEX "broadcast_channels_created_at_id_idx" ON "broadcast_channels" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "broadcast_channels_slug_key" ON "broadcast_channels" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "broadcast_channels_to_messages_created_at_idx" ON "broadcast_channels_to_messages" USING btree ("created_at");
+CREATE INDEX "broadcast_channels_to_messages_created_at_id_idx" ON "broadcast_channels_to_messages" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "broadcast_channels_to_messages_channel_id_idx" ON "broadcast_channels_to_messages" USING btree ("channel_id");
 --> statement-breakpoint
 CREATE INDEX "broadcast_channels_to_messages_message_id_idx" ON "broadcast_channels_to_messages" USING btree ("message_id");
 --> statement-breakpoint
-CREATE INDEX "broadcast_messages_created_at_idx" ON "broadcast_messages" USING btree ("created_at");
+CREATE INDEX "broadcast_messages_created_at_id_idx" ON "broadcast_messages" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "broadcast_messages_expires_at_idx" ON "broadcast_messages" USING btree ("expires_at");
 --> statement-breakpoint
-CREATE INDEX "crm_forms_created_at_idx" ON "crm_forms" USING btree ("created_at");
+CREATE INDEX "crm_forms_created_at_id_idx" ON "crm_forms" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "crm_forms_slug_key" ON "crm_forms" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "crm_forms_to_inputs_created_at_idx" ON "crm_forms_to_inputs" USING btree ("created_at");
+CREATE INDEX "crm_forms_to_inputs_created_at_id_idx" ON "crm_forms_to_inputs" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "crm_forms_to_inputs_form_id_idx" ON "crm_forms_to_inputs" USING btree ("form_id");
 --> statement-breakpoint
 CREATE INDEX "crm_forms_to_inputs_input_id_idx" ON "crm_forms_to_inputs" USING btree ("input_id");
 --> statement-breakpoint
-CREATE INDEX "crm_forms_to_requests_created_at_idx" ON "crm_forms_to_requests" USING btree ("created_at");
+CREATE INDEX "crm_forms_to_requests_created_at_id_idx" ON "crm_forms_to_requests" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "crm_forms_to_requests_form_id_idx" ON "crm_forms_to_requests" USING btree ("form_id");
 --> statement-breakpoint
 CREATE INDEX "crm_forms_to_requests_request_id_idx" ON "crm_forms_to_requests" USING btree ("request_id");
 --> statement-breakpoint
-CREATE INDEX "crm_forms_to_steps_created_at_idx" ON "crm_forms_to_steps" USING btree ("created_at");
+CREATE INDEX "crm_forms_to_steps_created_at_id_idx" ON "crm_forms_to_steps" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "crm_forms_to_steps_form_id_idx" ON "crm_forms_to_steps" USING btree ("form_id");
 --> statement-breakpoint
 CREATE INDEX "crm_forms_to_steps_step_id_idx" ON "crm_forms_to_steps" USING btree ("step_id");
 --> statement-breakpoint
-CREATE INDEX "crm_inputs_created_at_idx" ON "crm_inputs" USING btree ("created_at");
+CREATE INDEX "crm_inputs_created_at_id_idx" ON "crm_inputs" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "crm_inputs_slug_key" ON "crm_inputs" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "crm_inputs_to_options_created_at_idx" ON "crm_inputs_to_options" USING btree ("created_at");
+CREATE INDEX "crm_inputs_to_options_created_at_id_idx" ON "crm_inputs_to_options" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "crm_inputs_to_options_input_id_idx" ON "crm_inputs_to_options" USING btree ("input_id");
 --> statement-breakpoint
 CREATE INDEX "crm_inputs_to_options_option_id_idx" ON "crm_inputs_to_options" USING btree ("option_id");
 --> statement-breakpoint
-CREATE INDEX "crm_options_created_at_idx" ON "crm_options" USING btree ("created_at");
+CREATE INDEX "crm_options_created_at_id_idx" ON "crm_options" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "crm_options_slug_key" ON "crm_options" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "crm_requests_created_at_idx" ON "crm_requests" USING btree ("created_at");
+CREATE INDEX "crm_requests_created_at_id_idx" ON "crm_requests" USING btree ("created_at","id");
 --> statement-breakpoint
-CREATE INDEX "crm_steps_created_at_idx" ON "crm_steps" USING btree ("created_at");
+CREATE INDEX "crm_steps_created_at_id_idx" ON "crm_steps" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "crm_steps_slug_key" ON "crm_steps" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "crm_steps_to_inputs_created_at_idx" ON "crm_steps_to_inputs" USING btree ("created_at");
+CREATE INDEX "crm_steps_to_inputs_created_at_id_idx" ON "crm_steps_to_inputs" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "crm_steps_to_inputs_step_id_idx" ON "crm_steps_to_inputs" USING btree ("step_id");
 --> statement-breakpoint
 CREATE INDEX "crm_steps_to_inputs_input_id_idx" ON "crm_steps_to_inputs" USING btree ("input_id");
 --> statement-breakpoint
-CREATE INDEX "crm_widgets_created_at_idx" ON "crm_widgets" USING btree ("created_at");
+CREATE INDEX "crm_widgets_created_at_id_idx" ON "crm_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "crm_widgets_slug_key" ON "crm_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "crm_widgets_to_forms_created_at_idx" ON "crm_widgets_to_forms" USING btree ("created_at");
+CREATE INDEX "crm_widgets_to_forms_created_at_id_idx" ON "crm_widgets_to_forms" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "crm_widgets_to_forms_widget_id_idx" ON "crm_widgets_to_forms" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "crm_widgets_to_forms_form_id_idx" ON "crm_widgets_to_forms" USING btree ("form_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_attributes_created_at_idx" ON "ecommerce_attributes" USING btree ("created_at");
+CREATE INDEX "ecommerce_attributes_created_at_id_idx" ON "ecommerce_attributes" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "ecommerce_attributes_slug_key" ON "ecommerce_attributes" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_attribute_keies_created_at_idx" ON "ecommerce_attribute_keies" USING btree ("created_at");
+CREATE INDEX "ecommerce_attribute_keies_created_at_id_idx" ON "ecommerce_attribute_keies" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "ecommerce_attribute_keies_slug_key" ON "ecommerce_attribute_keies" USING btree ("slug");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_attribute_keies_type_idx" ON "ecommerce_attribute_keies" USING btree ("type");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_attribute_keys_to_attributes_created_at_idx" ON "ecommerce_attribute_keys_to_attributes" USING btree ("created_at");
+CREATE INDEX "ecommerce_attribute_keys_to_attributes_created_at_id_idx" ON "ecommerce_attribute_keys_to_attributes" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_attribute_keys_to_attributes_attribute_key_id_idx" ON "ecommerce_attribute_keys_to_attributes" USING btree ("attribute_key_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_attribute_keys_to_attributes_attribute_id_idx" ON "ecommerce_attribute_keys_to_attributes" USING btree ("attribute_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_attributes_to_billing_module_currencies_crea_a928b313" ON "ecommerce_attributes_to_billing_module_currencies" USING btree ("created_at");
+CREATE INDEX "ecommerce_attributes_to_billing_module_currencies_crea_8ffb6b65" ON "ecommerce_attributes_to_billing_module_currencies" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_attributes_to_billing_module_currencies_attr_f9220e47" ON "ecommerce_attributes_to_billing_module_currencies" USING btree ("attribute_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_attributes_to_billing_module_currencies_bill_b4248e89" ON "ecommerce_attributes_to_billing_module_currencies" USING btree ("billing_module_currency_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_categories_to_file_storage_module_files_crea_1da76def" ON "ecommerce_categories_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "ecommerce_categories_to_file_storage_module_files_crea_9c236fe9" ON "ecommerce_categories_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_categories_to_file_storage_module_files_cate_d70a0f8d" ON "ecommerce_categories_to_file_storage_module_files" USING btree ("category_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_categories_to_file_storage_module_files_file_3dcdb9ad" ON "ecommerce_categories_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_categories_to_products_created_at_idx" ON "ecommerce_categories_to_products" USING btree ("created_at");
+CREATE INDEX "ecommerce_categories_to_products_created_at_id_idx" ON "ecommerce_categories_to_products" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_categories_to_products_category_id_idx" ON "ecommerce_categories_to_products" USING btree ("category_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_categories_to_products_product_id_idx" ON "ecommerce_categories_to_products" USING btree ("product_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_categories_created_at_idx" ON "ecommerce_categories" USING btree ("created_at");
+CREATE INDEX "ecommerce_categories_created_at_id_idx" ON "ecommerce_categories" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "ecommerce_categories_slug_key" ON "ecommerce_categories" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_orders_created_at_idx" ON "ecommerce_orders" USING btree ("created_at");
+CREATE INDEX "ecommerce_orders_created_at_id_idx" ON "ecommerce_orders" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_status_idx" ON "ecommerce_orders" USING btree ("status");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_type_idx" ON "ecommerce_orders" USING btree ("type");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_orders_to_billing_module_currencies_created_at_idx" ON "ecommerce_orders_to_billing_module_currencies" USING btree ("created_at");
+CREATE INDEX "ecommerce_orders_to_billing_module_currencies_created_at_id_idx" ON "ecommerce_orders_to_billing_module_currencies" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_to_billing_module_currencies_order_id_idx" ON "ecommerce_orders_to_billing_module_currencies" USING btree ("order_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_to_billing_module_currencies_billing__21d73401" ON "ecommerce_orders_to_billing_module_currencies" USING btree ("billing_module_currency_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_orders_to_billing_module_payment_intents_cre_9fcd2a52" ON "ecommerce_orders_to_billing_module_payment_intents" USING btree ("created_at");
+CREATE INDEX "ecommerce_orders_to_billing_module_payment_intents_cre_50af6752" ON "ecommerce_orders_to_billing_module_payment_intents" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_to_billing_module_payment_intents_order_id_idx" ON "ecommerce_orders_to_billing_module_payment_intents" USING btree ("order_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_to_billing_module_payment_intents_bil_e45108ce" ON "ecommerce_orders_to_billing_module_payment_intents" USING btree ("billing_module_payment_intent_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_orders_to_file_storage_module_files_created_at_idx" ON "ecommerce_orders_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "ecommerce_orders_to_file_storage_module_files_created_at_id_idx" ON "ecommerce_orders_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_to_file_storage_module_files_order_id_idx" ON "ecommerce_orders_to_file_storage_module_files" USING btree ("order_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_to_file_storage_module_files_file_sto_ec16300a" ON "ecommerce_orders_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_orders_to_products_created_at_idx" ON "ecommerce_orders_to_products" USING btree ("created_at");
+CREATE INDEX "ecommerce_orders_to_products_created_at_id_idx" ON "ecommerce_orders_to_products" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_to_products_order_id_idx" ON "ecommerce_orders_to_products" USING btree ("order_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_orders_to_products_product_id_idx" ON "ecommerce_orders_to_products" USING btree ("product_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_products_created_at_idx" ON "ecommerce_products" USING btree ("created_at");
+CREATE INDEX "ecommerce_products_created_at_id_idx" ON "ecommerce_products" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "ecommerce_products_slug_key" ON "ecommerce_products" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_products_to_attributes_created_at_idx" ON "ecommerce_products_to_attributes" USING btree ("created_at");
+CREATE INDEX "ecommerce_products_to_attributes_created_at_id_idx" ON "ecommerce_products_to_attributes" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_products_to_attributes_product_id_idx" ON "ecommerce_products_to_attributes" USING btree ("product_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_products_to_attributes_attribute_id_idx" ON "ecommerce_products_to_attributes" USING btree ("attribute_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_products_to_file_storage_module_files_created_at_idx" ON "ecommerce_products_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "ecommerce_products_to_file_storage_module_files_create_c38f1789" ON "ecommerce_products_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_products_to_file_storage_module_files_product_id_idx" ON "ecommerce_products_to_file_storage_module_files" USING btree ("product_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_products_to_file_storage_module_files_file_s_4d943a4d" ON "ecommerce_products_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_products_to_website_builder_module_widgets_c_fcd186e2" ON "ecommerce_products_to_website_builder_module_widgets" USING btree ("created_at");
+CREATE INDEX "ecommerce_products_to_website_builder_module_widgets_c_647a7e62" ON "ecommerce_products_to_website_builder_module_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_products_to_website_builder_module_widgets_p_90a1c957" ON "ecommerce_products_to_website_builder_module_widgets" USING btree ("product_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_products_to_website_builder_module_widgets_w_b905892b" ON "ecommerce_products_to_website_builder_module_widgets" USING btree ("website_builder_module_widget_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_stores_created_at_idx" ON "ecommerce_stores" USING btree ("created_at");
+CREATE INDEX "ecommerce_stores_created_at_id_idx" ON "ecommerce_stores" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "ecommerce_stores_slug_key" ON "ecommerce_stores" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_stores_to_attributes_created_at_idx" ON "ecommerce_stores_to_attributes" USING btree ("created_at");
+CREATE INDEX "ecommerce_stores_to_attributes_created_at_id_idx" ON "ecommerce_stores_to_attributes" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_stores_to_attributes_store_id_idx" ON "ecommerce_stores_to_attributes" USING btree ("store_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_stores_to_attributes_attribute_id_idx" ON "ecommerce_stores_to_attributes" USING btree ("attribute_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_stores_to_file_storage_module_files_created_at_idx" ON "ecommerce_stores_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "ecommerce_stores_to_file_storage_module_files_created_at_id_idx" ON "ecommerce_stores_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_stores_to_file_storage_module_files_store_id_idx" ON "ecommerce_stores_to_file_storage_module_files" USING btree ("store_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_stores_to_file_storage_module_files_file_sto_06b01247" ON "ecommerce_stores_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_stores_to_products_created_at_idx" ON "ecommerce_stores_to_products" USING btree ("created_at");
+CREATE INDEX "ecommerce_stores_to_products_created_at_id_idx" ON "ecommerce_stores_to_products" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_stores_to_products_store_id_idx" ON "ecommerce_stores_to_products" USING btree ("store_id");
 --> statement-breakpoint
@@ -2056,95 +2087,95 @@ CREATE INDEX "ecommerce_stores_to_products_product_id_idx" ON "ecommerce_stores_
 --> statement-breakpoint
 CREATE UNIQUE INDEX "ecommerce_stores_to_products_sku_key" ON "ecommerce_stores_to_products" USING btree ("sku");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_stores_to_products_to_attributes_created_at_idx" ON "ecommerce_stores_to_products_to_attributes" USING btree ("created_at");
+CREATE INDEX "ecommerce_stores_to_products_to_attributes_created_at_id_idx" ON "ecommerce_stores_to_products_to_attributes" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_stores_to_products_to_attributes_stores_to_p_8afdfe2e" ON "ecommerce_stores_to_products_to_attributes" USING btree ("stores_to_product_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_stores_to_products_to_attributes_attribute_id_idx" ON "ecommerce_stores_to_products_to_attributes" USING btree ("attribute_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_widgets_created_at_idx" ON "ecommerce_widgets" USING btree ("created_at");
+CREATE INDEX "ecommerce_widgets_created_at_id_idx" ON "ecommerce_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "ecommerce_widgets_slug_key" ON "ecommerce_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_widgets_to_categories_created_at_idx" ON "ecommerce_widgets_to_categories" USING btree ("created_at");
+CREATE INDEX "ecommerce_widgets_to_categories_created_at_id_idx" ON "ecommerce_widgets_to_categories" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_widgets_to_categories_widget_id_idx" ON "ecommerce_widgets_to_categories" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_widgets_to_categories_category_id_idx" ON "ecommerce_widgets_to_categories" USING btree ("category_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_widgets_to_products_created_at_idx" ON "ecommerce_widgets_to_products" USING btree ("created_at");
+CREATE INDEX "ecommerce_widgets_to_products_created_at_id_idx" ON "ecommerce_widgets_to_products" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_widgets_to_products_widget_id_idx" ON "ecommerce_widgets_to_products" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_widgets_to_products_product_id_idx" ON "ecommerce_widgets_to_products" USING btree ("product_id");
 --> statement-breakpoint
-CREATE INDEX "ecommerce_widgets_to_stores_created_at_idx" ON "ecommerce_widgets_to_stores" USING btree ("created_at");
+CREATE INDEX "ecommerce_widgets_to_stores_created_at_id_idx" ON "ecommerce_widgets_to_stores" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_widgets_to_stores_widget_id_idx" ON "ecommerce_widgets_to_stores" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "ecommerce_widgets_to_stores_store_id_idx" ON "ecommerce_widgets_to_stores" USING btree ("store_id");
 --> statement-breakpoint
-CREATE INDEX "file_storage_files_created_at_idx" ON "file_storage_files" USING btree ("created_at");
+CREATE INDEX "file_storage_files_created_at_id_idx" ON "file_storage_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "file_storage_files_slug_key" ON "file_storage_files" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "file_storage_widgets_created_at_idx" ON "file_storage_widgets" USING btree ("created_at");
+CREATE INDEX "file_storage_widgets_created_at_id_idx" ON "file_storage_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "file_storage_widgets_slug_key" ON "file_storage_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "file_storage_widgets_to_files_created_at_idx" ON "file_storage_widgets_to_files" USING btree ("created_at");
+CREATE INDEX "file_storage_widgets_to_files_created_at_id_idx" ON "file_storage_widgets_to_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "file_storage_widgets_to_files_widget_id_idx" ON "file_storage_widgets_to_files" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "file_storage_widgets_to_files_file_id_idx" ON "file_storage_widgets_to_files" USING btree ("file_id");
 --> statement-breakpoint
-CREATE INDEX "host_layouts_created_at_idx" ON "host_layouts" USING btree ("created_at");
+CREATE INDEX "host_layouts_created_at_id_idx" ON "host_layouts" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "host_layouts_slug_key" ON "host_layouts" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "host_layouts_to_widgets_created_at_idx" ON "host_layouts_to_widgets" USING btree ("created_at");
+CREATE INDEX "host_layouts_to_widgets_created_at_id_idx" ON "host_layouts_to_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "host_layouts_to_widgets_layout_id_idx" ON "host_layouts_to_widgets" USING btree ("layout_id");
 --> statement-breakpoint
 CREATE INDEX "host_layouts_to_widgets_widget_id_idx" ON "host_layouts_to_widgets" USING btree ("widget_id");
 --> statement-breakpoint
-CREATE INDEX "host_metadata_created_at_idx" ON "host_metadata" USING btree ("created_at");
+CREATE INDEX "host_metadata_created_at_id_idx" ON "host_metadata" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "host_metadata_slug_key" ON "host_metadata" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "host_pages_created_at_idx" ON "host_pages" USING btree ("created_at");
+CREATE INDEX "host_pages_created_at_id_idx" ON "host_pages" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "host_pages_url_key" ON "host_pages" USING btree ("url");
 --> statement-breakpoint
-CREATE INDEX "host_pages_to_layouts_created_at_idx" ON "host_pages_to_layouts" USING btree ("created_at");
+CREATE INDEX "host_pages_to_layouts_created_at_id_idx" ON "host_pages_to_layouts" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "host_pages_to_layouts_page_id_idx" ON "host_pages_to_layouts" USING btree ("page_id");
 --> statement-breakpoint
 CREATE INDEX "host_pages_to_layouts_layout_id_idx" ON "host_pages_to_layouts" USING btree ("layout_id");
 --> statement-breakpoint
-CREATE INDEX "host_pages_to_metadata_created_at_idx" ON "host_pages_to_metadata" USING btree ("created_at");
+CREATE INDEX "host_pages_to_metadata_created_at_id_idx" ON "host_pages_to_metadata" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "host_pages_to_metadata_page_id_idx" ON "host_pages_to_metadata" USING btree ("page_id");
 --> statement-breakpoint
 CREATE INDEX "host_pages_to_metadata_metadata_id_idx" ON "host_pages_to_metadata" USING btree ("metadata_id");
 --> statement-breakpoint
-CREATE INDEX "host_pages_to_widgets_created_at_idx" ON "host_pages_to_widgets" USING btree ("created_at");
+CREATE INDEX "host_pages_to_widgets_created_at_id_idx" ON "host_pages_to_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "host_pages_to_widgets_page_id_idx" ON "host_pages_to_widgets" USING btree ("page_id");
 --> statement-breakpoint
 CREATE INDEX "host_pages_to_widgets_widget_id_idx" ON "host_pages_to_widgets" USING btree ("widget_id");
 --> statement-breakpoint
-CREATE INDEX "host_widgets_created_at_idx" ON "host_widgets" USING btree ("created_at");
+CREATE INDEX "host_widgets_created_at_id_idx" ON "host_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "host_widgets_slug_key" ON "host_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "host_widgets_to_external_widgets_created_at_idx" ON "host_widgets_to_external_widgets" USING btree ("created_at");
+CREATE INDEX "host_widgets_to_external_widgets_created_at_id_idx" ON "host_widgets_to_external_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "host_widgets_to_external_widgets_widget_id_idx" ON "host_widgets_to_external_widgets" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "host_widgets_to_external_widgets_external_widget_id_idx" ON "host_widgets_to_external_widgets" USING btree ("external_widget_id");
 --> statement-breakpoint
-CREATE INDEX "notification_notifications_created_at_idx" ON "notification_notifications" USING btree ("created_at");
+CREATE INDEX "notification_notifications_created_at_id_idx" ON "notification_notifications" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "notification_notifications_status_idx" ON "notification_notifications" USING btree ("status");
 --> statement-breakpoint
@@ -2152,31 +2183,31 @@ CREATE INDEX "notification_notifications_recipient_idx" ON "notification_notific
 --> statement-breakpoint
 CREATE INDEX "notification_notifications_send_after_idx" ON "notification_notifications" USING btree ("send_after");
 --> statement-breakpoint
-CREATE INDEX "notification_notifications_to_templates_created_at_idx" ON "notification_notifications_to_templates" USING btree ("created_at");
+CREATE INDEX "notification_notifications_to_templates_created_at_id_idx" ON "notification_notifications_to_templates" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "notification_notifications_to_templates_notification_id_idx" ON "notification_notifications_to_templates" USING btree ("notification_id");
 --> statement-breakpoint
 CREATE INDEX "notification_notifications_to_templates_template_id_idx" ON "notification_notifications_to_templates" USING btree ("template_id");
 --> statement-breakpoint
-CREATE INDEX "notification_templates_created_at_idx" ON "notification_templates" USING btree ("created_at");
+CREATE INDEX "notification_templates_created_at_id_idx" ON "notification_templates" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "notification_templates_slug_key" ON "notification_templates" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "notification_topics_created_at_idx" ON "notification_topics" USING btree ("created_at");
+CREATE INDEX "notification_topics_created_at_id_idx" ON "notification_topics" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "notification_topics_slug_key" ON "notification_topics" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "notification_topics_to_notifications_created_at_idx" ON "notification_topics_to_notifications" USING btree ("created_at");
+CREATE INDEX "notification_topics_to_notifications_created_at_id_idx" ON "notification_topics_to_notifications" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "notification_topics_to_notifications_topic_id_idx" ON "notification_topics_to_notifications" USING btree ("topic_id");
 --> statement-breakpoint
 CREATE INDEX "notification_topics_to_notifications_notification_id_idx" ON "notification_topics_to_notifications" USING btree ("notification_id");
 --> statement-breakpoint
-CREATE INDEX "notification_widgets_created_at_idx" ON "notification_widgets" USING btree ("created_at");
+CREATE INDEX "notification_widgets_created_at_id_idx" ON "notification_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "notification_widgets_slug_key" ON "notification_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "rbac_identities_created_at_idx" ON "rbac_identities" USING btree ("created_at");
+CREATE INDEX "rbac_identities_created_at_id_idx" ON "rbac_identities" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "rbac_identities_provider_idx" ON "rbac_identities" USING btree ("provider");
 --> statement-breakpoint
@@ -2184,11 +2215,19 @@ CREATE INDEX "rbac_identities_account_idx" ON "rbac_identities" USING btree ("ac
 --> statement-breakpoint
 CREATE INDEX "rbac_identities_email_idx" ON "rbac_identities" USING btree ("email");
 --> statement-breakpoint
-CREATE INDEX "rbac_permissions_created_at_idx" ON "rbac_permissions" USING btree ("created_at");
+CREATE INDEX "rbac_identities_code_idx" ON "rbac_identities" USING btree ("code");
+--> statement-breakpoint
+CREATE INDEX "rbac_nonces_created_at_id_idx" ON "rbac_nonces" USING btree ("created_at","id");
+--> statement-breakpoint
+CREATE UNIQUE INDEX "rbac_nonces_value_key" ON "rbac_nonces" USING btree ("value");
+--> statement-breakpoint
+CREATE INDEX "rbac_nonces_expires_at_idx" ON "rbac_nonces" USING btree ("expires_at");
+--> statement-breakpoint
+CREATE INDEX "rbac_permissions_created_at_id_idx" ON "rbac_permissions" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "rbac_permissions_type_method_route_key" ON "rbac_permissions" USING btree ("type","method","route");
 --> statement-breakpoint
-CREATE INDEX "rbac_roles_created_at_idx" ON "rbac_roles" USING btree ("created_at");
+CREATE INDEX "rbac_roles_created_at_id_idx" ON "rbac_roles" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "rbac_roles_slug_key" ON "rbac_roles" USING btree ("slug");
 --> statement-breakpoint
@@ -2196,181 +2235,187 @@ CREATE UNIQUE INDEX "rbac_roles_title_key" ON "rbac_roles" USING btree ("title")
 --> statement-breakpoint
 CREATE INDEX "rbac_roles_available_on_registration_idx" ON "rbac_roles" USING btree ("available_on_registration");
 --> statement-breakpoint
-CREATE INDEX "rbac_roles_to_permissions_created_at_idx" ON "rbac_roles_to_permissions" USING btree ("created_at");
+CREATE INDEX "rbac_roles_to_permissions_created_at_id_idx" ON "rbac_roles_to_permissions" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "rbac_roles_to_permissions_role_id_idx" ON "rbac_roles_to_permissions" USING btree ("role_id");
 --> statement-breakpoint
 CREATE INDEX "rbac_roles_to_permissions_permission_id_idx" ON "rbac_roles_to_permissions" USING btree ("permission_id");
 --> statement-breakpoint
-CREATE INDEX "rbac_subjects_created_at_idx" ON "rbac_subjects" USING btree ("created_at");
+CREATE INDEX "rbac_sessions_created_at_id_idx" ON "rbac_sessions" USING btree ("created_at","id");
+--> statement-breakpoint
+CREATE INDEX "rbac_sessions_subject_id_idx" ON "rbac_sessions" USING btree ("subject_id");
+--> statement-breakpoint
+CREATE INDEX "rbac_sessions_expires_at_idx" ON "rbac_sessions" USING btree ("expires_at");
+--> statement-breakpoint
+CREATE INDEX "rbac_subjects_created_at_id_idx" ON "rbac_subjects" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "rbac_subjects_slug_key" ON "rbac_subjects" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "rbac_subjects_to_billing_module_payment_intents_created_at_idx" ON "rbac_subjects_to_billing_module_payment_intents" USING btree ("created_at");
+CREATE INDEX "rbac_subjects_to_billing_module_payment_intents_create_e1f79c28" ON "rbac_subjects_to_billing_module_payment_intents" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_billing_module_payment_intents_subject_id_idx" ON "rbac_subjects_to_billing_module_payment_intents" USING btree ("subject_id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_billing_module_payment_intents_billin_f47447f4" ON "rbac_subjects_to_billing_module_payment_intents" USING btree ("billing_module_payment_intent_id");
 --> statement-breakpoint
-CREATE INDEX "rbac_subjects_to_ecommerce_module_orders_created_at_idx" ON "rbac_subjects_to_ecommerce_module_orders" USING btree ("created_at");
+CREATE INDEX "rbac_subjects_to_ecommerce_module_orders_created_at_id_idx" ON "rbac_subjects_to_ecommerce_module_orders" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_ecommerce_module_orders_subject_id_idx" ON "rbac_subjects_to_ecommerce_module_orders" USING btree ("subject_id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_ecommerce_module_orders_ecommerce_mod_e821a0ec" ON "rbac_subjects_to_ecommerce_module_orders" USING btree ("ecommerce_module_order_id");
 --> statement-breakpoint
-CREATE INDEX "rbac_subjects_to_ecommerce_module_products_created_at_idx" ON "rbac_subjects_to_ecommerce_module_products" USING btree ("created_at");
+CREATE INDEX "rbac_subjects_to_ecommerce_module_products_created_at_id_idx" ON "rbac_subjects_to_ecommerce_module_products" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_ecommerce_module_products_subject_id_idx" ON "rbac_subjects_to_ecommerce_module_products" USING btree ("subject_id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_ecommerce_module_products_ecommerce_m_8a87c644" ON "rbac_subjects_to_ecommerce_module_products" USING btree ("ecommerce_module_product_id");
 --> statement-breakpoint
-CREATE INDEX "rbac_subjects_to_identities_created_at_idx" ON "rbac_subjects_to_identities" USING btree ("created_at");
+CREATE INDEX "rbac_subjects_to_identities_created_at_id_idx" ON "rbac_subjects_to_identities" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_identities_subject_id_idx" ON "rbac_subjects_to_identities" USING btree ("subject_id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_identities_identity_id_idx" ON "rbac_subjects_to_identities" USING btree ("identity_id");
 --> statement-breakpoint
-CREATE INDEX "rbac_subjects_to_roles_created_at_idx" ON "rbac_subjects_to_roles" USING btree ("created_at");
+CREATE INDEX "rbac_subjects_to_roles_created_at_id_idx" ON "rbac_subjects_to_roles" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_roles_subject_id_idx" ON "rbac_subjects_to_roles" USING btree ("subject_id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_roles_role_id_idx" ON "rbac_subjects_to_roles" USING btree ("role_id");
 --> statement-breakpoint
-CREATE INDEX "rbac_subjects_to_social_module_profiles_created_at_idx" ON "rbac_subjects_to_social_module_profiles" USING btree ("created_at");
+CREATE INDEX "rbac_subjects_to_social_module_profiles_created_at_id_idx" ON "rbac_subjects_to_social_module_profiles" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_social_module_profiles_subject_id_idx" ON "rbac_subjects_to_social_module_profiles" USING btree ("subject_id");
 --> statement-breakpoint
 CREATE INDEX "rbac_subjects_to_social_module_profiles_social_module__d41399ac" ON "rbac_subjects_to_social_module_profiles" USING btree ("social_module_profile_id");
 --> statement-breakpoint
-CREATE INDEX "rbac_widgets_created_at_idx" ON "rbac_widgets" USING btree ("created_at");
+CREATE INDEX "rbac_widgets_created_at_id_idx" ON "rbac_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "rbac_widgets_slug_key" ON "rbac_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "social_profiles_created_at_idx" ON "social_profiles" USING btree ("created_at");
+CREATE INDEX "social_profiles_created_at_id_idx" ON "social_profiles" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "social_profiles_slug_key" ON "social_profiles" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "social_profiles_to_file_storage_module_files_created_at_idx" ON "social_profiles_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "social_profiles_to_file_storage_module_files_created_at_id_idx" ON "social_profiles_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "social_profiles_to_file_storage_module_files_profile_id_idx" ON "social_profiles_to_file_storage_module_files" USING btree ("profile_id");
 --> statement-breakpoint
 CREATE INDEX "social_profiles_to_file_storage_module_files_file_stor_b384c406" ON "social_profiles_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "social_profiles_to_website_builder_module_widgets_crea_6c90c0b5" ON "social_profiles_to_website_builder_module_widgets" USING btree ("created_at");
+CREATE INDEX "social_profiles_to_website_builder_module_widgets_crea_ddd292ef" ON "social_profiles_to_website_builder_module_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "social_profiles_to_website_builder_module_widgets_prof_9b79ab52" ON "social_profiles_to_website_builder_module_widgets" USING btree ("profile_id");
 --> statement-breakpoint
 CREATE INDEX "social_profiles_to_website_builder_module_widgets_webs_b0a8cde4" ON "social_profiles_to_website_builder_module_widgets" USING btree ("website_builder_module_widget_id");
 --> statement-breakpoint
-CREATE INDEX "social_widgets_created_at_idx" ON "social_widgets" USING btree ("created_at");
+CREATE INDEX "social_widgets_created_at_id_idx" ON "social_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "social_widgets_slug_key" ON "social_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "social_widgets_to_profiles_created_at_idx" ON "social_widgets_to_profiles" USING btree ("created_at");
+CREATE INDEX "social_widgets_to_profiles_created_at_id_idx" ON "social_widgets_to_profiles" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "social_widgets_to_profiles_widget_id_idx" ON "social_widgets_to_profiles" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "social_widgets_to_profiles_profile_id_idx" ON "social_widgets_to_profiles" USING btree ("profile_id");
 --> statement-breakpoint
-CREATE INDEX "startup_widgets_created_at_idx" ON "startup_widgets" USING btree ("created_at");
+CREATE INDEX "startup_widgets_created_at_id_idx" ON "startup_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "startup_widgets_slug_key" ON "startup_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "website_builder_buttons_created_at_idx" ON "website_builder_buttons" USING btree ("created_at");
+CREATE INDEX "website_builder_buttons_created_at_id_idx" ON "website_builder_buttons" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "website_builder_buttons_slug_key" ON "website_builder_buttons" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "website_builder_buttons_arrays_created_at_idx" ON "website_builder_buttons_arrays" USING btree ("created_at");
+CREATE INDEX "website_builder_buttons_arrays_created_at_id_idx" ON "website_builder_buttons_arrays" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "website_builder_buttons_arrays_slug_key" ON "website_builder_buttons_arrays" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "website_builder_buttons_arrays_to_buttons_created_at_idx" ON "website_builder_buttons_arrays_to_buttons" USING btree ("created_at");
+CREATE INDEX "website_builder_buttons_arrays_to_buttons_created_at_id_idx" ON "website_builder_buttons_arrays_to_buttons" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_buttons_arrays_to_buttons_buttons_array_id_idx" ON "website_builder_buttons_arrays_to_buttons" USING btree ("buttons_array_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_buttons_arrays_to_buttons_button_id_idx" ON "website_builder_buttons_arrays_to_buttons" USING btree ("button_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_features_created_at_idx" ON "website_builder_features" USING btree ("created_at");
+CREATE INDEX "website_builder_features_created_at_id_idx" ON "website_builder_features" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "website_builder_features_slug_key" ON "website_builder_features" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "website_builder_features_to_buttons_arrays_created_at_idx" ON "website_builder_features_to_buttons_arrays" USING btree ("created_at");
+CREATE INDEX "website_builder_features_to_buttons_arrays_created_at_id_idx" ON "website_builder_features_to_buttons_arrays" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_features_to_buttons_arrays_feature_id_idx" ON "website_builder_features_to_buttons_arrays" USING btree ("feature_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_features_to_buttons_arrays_buttons_array_id_idx" ON "website_builder_features_to_buttons_arrays" USING btree ("buttons_array_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_features_to_file_storage_module_files__ce751f93" ON "website_builder_features_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "website_builder_features_to_file_storage_module_files__683cb4e5" ON "website_builder_features_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_features_to_file_storage_module_files__03e79169" ON "website_builder_features_to_file_storage_module_files" USING btree ("feature_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_features_to_file_storage_module_files__5b525171" ON "website_builder_features_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_logotypes_created_at_idx" ON "website_builder_logotypes" USING btree ("created_at");
+CREATE INDEX "website_builder_logotypes_created_at_id_idx" ON "website_builder_logotypes" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "website_builder_logotypes_slug_key" ON "website_builder_logotypes" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "website_builder_logotypes_to_file_storage_module_files_dc0545e6" ON "website_builder_logotypes_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "website_builder_logotypes_to_file_storage_module_files_3fd5be7e" ON "website_builder_logotypes_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_logotypes_to_file_storage_module_files_edca0227" ON "website_builder_logotypes_to_file_storage_module_files" USING btree ("logotype_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_logotypes_to_file_storage_module_files_f19573aa" ON "website_builder_logotypes_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_slides_created_at_idx" ON "website_builder_slides" USING btree ("created_at");
+CREATE INDEX "website_builder_slides_created_at_id_idx" ON "website_builder_slides" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "website_builder_slides_slug_key" ON "website_builder_slides" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "website_builder_sliders_created_at_idx" ON "website_builder_sliders" USING btree ("created_at");
+CREATE INDEX "website_builder_sliders_created_at_id_idx" ON "website_builder_sliders" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "website_builder_sliders_slug_key" ON "website_builder_sliders" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "website_builder_sliders_to_slides_created_at_idx" ON "website_builder_sliders_to_slides" USING btree ("created_at");
+CREATE INDEX "website_builder_sliders_to_slides_created_at_id_idx" ON "website_builder_sliders_to_slides" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_sliders_to_slides_slider_id_idx" ON "website_builder_sliders_to_slides" USING btree ("slider_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_sliders_to_slides_slide_id_idx" ON "website_builder_sliders_to_slides" USING btree ("slide_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_slides_to_buttons_arrays_created_at_idx" ON "website_builder_slides_to_buttons_arrays" USING btree ("created_at");
+CREATE INDEX "website_builder_slides_to_buttons_arrays_created_at_id_idx" ON "website_builder_slides_to_buttons_arrays" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_slides_to_buttons_arrays_slide_id_idx" ON "website_builder_slides_to_buttons_arrays" USING btree ("slide_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_slides_to_buttons_arrays_buttons_array_id_idx" ON "website_builder_slides_to_buttons_arrays" USING btree ("buttons_array_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_slides_to_file_storage_module_files_cr_3808d75e" ON "website_builder_slides_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "website_builder_slides_to_file_storage_module_files_cr_bae00ce6" ON "website_builder_slides_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_slides_to_file_storage_module_files_sl_09759915" ON "website_builder_slides_to_file_storage_module_files" USING btree ("slide_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_slides_to_file_storage_module_files_fi_ff3859f2" ON "website_builder_slides_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_widgets_created_at_idx" ON "website_builder_widgets" USING btree ("created_at");
+CREATE INDEX "website_builder_widgets_created_at_id_idx" ON "website_builder_widgets" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "website_builder_widgets_slug_key" ON "website_builder_widgets" USING btree ("slug");
 --> statement-breakpoint
-CREATE INDEX "website_builder_widgets_to_buttons_arrays_created_at_idx" ON "website_builder_widgets_to_buttons_arrays" USING btree ("created_at");
+CREATE INDEX "website_builder_widgets_to_buttons_arrays_created_at_id_idx" ON "website_builder_widgets_to_buttons_arrays" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_buttons_arrays_widget_id_idx" ON "website_builder_widgets_to_buttons_arrays" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_buttons_arrays_buttons_array_id_idx" ON "website_builder_widgets_to_buttons_arrays" USING btree ("buttons_array_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_widgets_to_features_created_at_idx" ON "website_builder_widgets_to_features" USING btree ("created_at");
+CREATE INDEX "website_builder_widgets_to_features_created_at_id_idx" ON "website_builder_widgets_to_features" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_features_widget_id_idx" ON "website_builder_widgets_to_features" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_features_feature_id_idx" ON "website_builder_widgets_to_features" USING btree ("feature_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_widgets_to_file_storage_module_files_c_bbaf99b7" ON "website_builder_widgets_to_file_storage_module_files" USING btree ("created_at");
+CREATE INDEX "website_builder_widgets_to_file_storage_module_files_c_12185e81" ON "website_builder_widgets_to_file_storage_module_files" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_file_storage_module_files_w_ae5d5151" ON "website_builder_widgets_to_file_storage_module_files" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_file_storage_module_files_f_e1809fe5" ON "website_builder_widgets_to_file_storage_module_files" USING btree ("file_storage_module_file_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_widgets_to_logotypes_created_at_idx" ON "website_builder_widgets_to_logotypes" USING btree ("created_at");
+CREATE INDEX "website_builder_widgets_to_logotypes_created_at_id_idx" ON "website_builder_widgets_to_logotypes" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_logotypes_widget_id_idx" ON "website_builder_widgets_to_logotypes" USING btree ("widget_id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_logotypes_logotype_id_idx" ON "website_builder_widgets_to_logotypes" USING btree ("logotype_id");
 --> statement-breakpoint
-CREATE INDEX "website_builder_widgets_to_sliders_created_at_idx" ON "website_builder_widgets_to_sliders" USING btree ("created_at");
+CREATE INDEX "website_builder_widgets_to_sliders_created_at_id_idx" ON "website_builder_widgets_to_sliders" USING btree ("created_at","id");
 --> statement-breakpoint
 CREATE INDEX "website_builder_widgets_to_sliders_widget_id_idx" ON "website_builder_widgets_to_sliders" USING btree ("widget_id");
 --> statement-breakpoint

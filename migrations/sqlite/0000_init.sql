@@ -14,7 +14,7 @@ CREATE TABLE `agent_agents` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `agent_agents_created_at_idx` ON `agent_agents` (`created_at`);
+CREATE INDEX `agent_agents_created_at_id_idx` ON `agent_agents` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `agent_agents_slug_key` ON `agent_agents` (`slug`);
 --> statement-breakpoint
@@ -34,7 +34,7 @@ CREATE TABLE `agent_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `agent_widgets_created_at_idx` ON `agent_widgets` (`created_at`);
+CREATE INDEX `agent_widgets_created_at_id_idx` ON `agent_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `agent_widgets_slug_key` ON `agent_widgets` (`slug`);
 --> statement-breakpoint
@@ -53,7 +53,7 @@ CREATE TABLE `analytic_metrics` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `analytic_metrics_created_at_idx` ON `analytic_metrics` (`created_at`);
+CREATE INDEX `analytic_metrics_created_at_id_idx` ON `analytic_metrics` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `analytic_metrics_slug_key` ON `analytic_metrics` (`slug`);
 --> statement-breakpoint
@@ -73,7 +73,7 @@ CREATE TABLE `analytic_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `analytic_widgets_created_at_idx` ON `analytic_widgets` (`created_at`);
+CREATE INDEX `analytic_widgets_created_at_id_idx` ON `analytic_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `analytic_widgets_slug_key` ON `analytic_widgets` (`slug`);
 --> statement-breakpoint
@@ -91,7 +91,7 @@ CREATE TABLE `billing_currencies` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `billing_currencies_created_at_idx` ON `billing_currencies` (`created_at`);
+CREATE INDEX `billing_currencies_created_at_id_idx` ON `billing_currencies` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `billing_currencies_slug_key` ON `billing_currencies` (`slug`);
 --> statement-breakpoint
@@ -115,7 +115,7 @@ CREATE TABLE `billing_invoices` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `billing_invoices_created_at_idx` ON `billing_invoices` (`created_at`);
+CREATE INDEX `billing_invoices_created_at_id_idx` ON `billing_invoices` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `billing_invoices_status_idx` ON `billing_invoices` (`status`);
 --> statement-breakpoint
@@ -136,7 +136,7 @@ CREATE TABLE `billing_payment_intents` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `billing_payment_intents_created_at_idx` ON `billing_payment_intents` (`created_at`);
+CREATE INDEX `billing_payment_intents_created_at_id_idx` ON `billing_payment_intents` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `billing_payment_intents_status_idx` ON `billing_payment_intents` (`status`);
 --> statement-breakpoint
@@ -154,7 +154,7 @@ CREATE TABLE `billing_payment_intents_to_currencies` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `billing_payment_intents_to_currencies_created_at_idx` ON `billing_payment_intents_to_currencies` (`created_at`);
+CREATE INDEX `billing_payment_intents_to_currencies_created_at_id_idx` ON `billing_payment_intents_to_currencies` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `billing_payment_intents_to_currencies_payment_intent_id_idx` ON `billing_payment_intents_to_currencies` (`payment_intent_id`);
 --> statement-breakpoint
@@ -174,7 +174,7 @@ CREATE TABLE `billing_payment_intents_to_invoices` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `billing_payment_intents_to_invoices_created_at_idx` ON `billing_payment_intents_to_invoices` (`created_at`);
+CREATE INDEX `billing_payment_intents_to_invoices_created_at_id_idx` ON `billing_payment_intents_to_invoices` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `billing_payment_intents_to_invoices_payment_intent_id_idx` ON `billing_payment_intents_to_invoices` (`payment_intent_id`);
 --> statement-breakpoint
@@ -194,7 +194,7 @@ CREATE TABLE `billing_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `billing_widgets_created_at_idx` ON `billing_widgets` (`created_at`);
+CREATE INDEX `billing_widgets_created_at_id_idx` ON `billing_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `billing_widgets_slug_key` ON `billing_widgets` (`slug`);
 --> statement-breakpoint
@@ -212,7 +212,7 @@ CREATE TABLE `blog_articles` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_articles_created_at_idx` ON `blog_articles` (`created_at`);
+CREATE INDEX `blog_articles_created_at_id_idx` ON `blog_articles` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `blog_articles_slug_key` ON `blog_articles` (`slug`);
 --> statement-breakpoint
@@ -230,7 +230,7 @@ CREATE TABLE `blog_articles_to_ecommerce_module_products` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_articles_to_ecommerce_module_products_created_at_idx` ON `blog_articles_to_ecommerce_module_products` (`created_at`);
+CREATE INDEX `blog_articles_to_ecommerce_module_products_created_at_id_idx` ON `blog_articles_to_ecommerce_module_products` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `blog_articles_to_ecommerce_module_products_article_id_idx` ON `blog_articles_to_ecommerce_module_products` (`article_id`);
 --> statement-breakpoint
@@ -250,7 +250,7 @@ CREATE TABLE `blog_articles_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_articles_to_file_storage_module_files_created_at_idx` ON `blog_articles_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `blog_articles_to_file_storage_module_files_created_at_id_idx` ON `blog_articles_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `blog_articles_to_file_storage_module_files_article_id_idx` ON `blog_articles_to_file_storage_module_files` (`article_id`);
 --> statement-breakpoint
@@ -270,7 +270,7 @@ CREATE TABLE `blog_articles_to_website_builder_module_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_articles_to_website_builder_module_widgets_created_at_idx` ON `blog_articles_to_website_builder_module_widgets` (`created_at`);
+CREATE INDEX `blog_articles_to_website_builder_module_widgets_create_7fad1a27` ON `blog_articles_to_website_builder_module_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `blog_articles_to_website_builder_module_widgets_article_id_idx` ON `blog_articles_to_website_builder_module_widgets` (`article_id`);
 --> statement-breakpoint
@@ -290,7 +290,7 @@ CREATE TABLE `blog_categories_to_articles` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_categories_to_articles_created_at_idx` ON `blog_categories_to_articles` (`created_at`);
+CREATE INDEX `blog_categories_to_articles_created_at_id_idx` ON `blog_categories_to_articles` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `blog_categories_to_articles_category_id_idx` ON `blog_categories_to_articles` (`category_id`);
 --> statement-breakpoint
@@ -310,7 +310,7 @@ CREATE TABLE `blog_categories_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_categories_to_file_storage_module_files_created_at_idx` ON `blog_categories_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `blog_categories_to_file_storage_module_files_created_at_id_idx` ON `blog_categories_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `blog_categories_to_file_storage_module_files_category_id_idx` ON `blog_categories_to_file_storage_module_files` (`category_id`);
 --> statement-breakpoint
@@ -330,7 +330,7 @@ CREATE TABLE `blog_categories` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_categories_created_at_idx` ON `blog_categories` (`created_at`);
+CREATE INDEX `blog_categories_created_at_id_idx` ON `blog_categories` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `blog_categories_slug_key` ON `blog_categories` (`slug`);
 --> statement-breakpoint
@@ -348,7 +348,7 @@ CREATE TABLE `blog_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_widgets_created_at_idx` ON `blog_widgets` (`created_at`);
+CREATE INDEX `blog_widgets_created_at_id_idx` ON `blog_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `blog_widgets_slug_key` ON `blog_widgets` (`slug`);
 --> statement-breakpoint
@@ -366,7 +366,7 @@ CREATE TABLE `blog_widgets_to_articles` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_widgets_to_articles_created_at_idx` ON `blog_widgets_to_articles` (`created_at`);
+CREATE INDEX `blog_widgets_to_articles_created_at_id_idx` ON `blog_widgets_to_articles` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `blog_widgets_to_articles_widget_id_idx` ON `blog_widgets_to_articles` (`widget_id`);
 --> statement-breakpoint
@@ -386,7 +386,7 @@ CREATE TABLE `blog_widgets_to_categories` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `blog_widgets_to_categories_created_at_idx` ON `blog_widgets_to_categories` (`created_at`);
+CREATE INDEX `blog_widgets_to_categories_created_at_id_idx` ON `blog_widgets_to_categories` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `blog_widgets_to_categories_widget_id_idx` ON `blog_widgets_to_categories` (`widget_id`);
 --> statement-breakpoint
@@ -404,7 +404,7 @@ CREATE TABLE `broadcast_channels` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `broadcast_channels_created_at_idx` ON `broadcast_channels` (`created_at`);
+CREATE INDEX `broadcast_channels_created_at_id_idx` ON `broadcast_channels` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `broadcast_channels_slug_key` ON `broadcast_channels` (`slug`);
 --> statement-breakpoint
@@ -422,7 +422,7 @@ CREATE TABLE `broadcast_channels_to_messages` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `broadcast_channels_to_messages_created_at_idx` ON `broadcast_channels_to_messages` (`created_at`);
+CREATE INDEX `broadcast_channels_to_messages_created_at_id_idx` ON `broadcast_channels_to_messages` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `broadcast_channels_to_messages_channel_id_idx` ON `broadcast_channels_to_messages` (`channel_id`);
 --> statement-breakpoint
@@ -439,7 +439,7 @@ CREATE TABLE `broadcast_messages` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `broadcast_messages_created_at_idx` ON `broadcast_messages` (`created_at`);
+CREATE INDEX `broadcast_messages_created_at_id_idx` ON `broadcast_messages` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `broadcast_messages_expires_at_idx` ON `broadcast_messages` (`expires_at`);
 --> statement-breakpoint
@@ -457,7 +457,7 @@ CREATE TABLE `crm_forms` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_forms_created_at_idx` ON `crm_forms` (`created_at`);
+CREATE INDEX `crm_forms_created_at_id_idx` ON `crm_forms` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `crm_forms_slug_key` ON `crm_forms` (`slug`);
 --> statement-breakpoint
@@ -475,7 +475,7 @@ CREATE TABLE `crm_forms_to_inputs` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_forms_to_inputs_created_at_idx` ON `crm_forms_to_inputs` (`created_at`);
+CREATE INDEX `crm_forms_to_inputs_created_at_id_idx` ON `crm_forms_to_inputs` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `crm_forms_to_inputs_form_id_idx` ON `crm_forms_to_inputs` (`form_id`);
 --> statement-breakpoint
@@ -495,7 +495,7 @@ CREATE TABLE `crm_forms_to_requests` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_forms_to_requests_created_at_idx` ON `crm_forms_to_requests` (`created_at`);
+CREATE INDEX `crm_forms_to_requests_created_at_id_idx` ON `crm_forms_to_requests` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `crm_forms_to_requests_form_id_idx` ON `crm_forms_to_requests` (`form_id`);
 --> statement-breakpoint
@@ -515,7 +515,7 @@ CREATE TABLE `crm_forms_to_steps` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_forms_to_steps_created_at_idx` ON `crm_forms_to_steps` (`created_at`);
+CREATE INDEX `crm_forms_to_steps_created_at_id_idx` ON `crm_forms_to_steps` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `crm_forms_to_steps_form_id_idx` ON `crm_forms_to_steps` (`form_id`);
 --> statement-breakpoint
@@ -540,7 +540,7 @@ CREATE TABLE `crm_inputs` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_inputs_created_at_idx` ON `crm_inputs` (`created_at`);
+CREATE INDEX `crm_inputs_created_at_id_idx` ON `crm_inputs` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `crm_inputs_slug_key` ON `crm_inputs` (`slug`);
 --> statement-breakpoint
@@ -558,7 +558,7 @@ CREATE TABLE `crm_inputs_to_options` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_inputs_to_options_created_at_idx` ON `crm_inputs_to_options` (`created_at`);
+CREATE INDEX `crm_inputs_to_options_created_at_id_idx` ON `crm_inputs_to_options` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `crm_inputs_to_options_input_id_idx` ON `crm_inputs_to_options` (`input_id`);
 --> statement-breakpoint
@@ -577,7 +577,7 @@ CREATE TABLE `crm_options` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_options_created_at_idx` ON `crm_options` (`created_at`);
+CREATE INDEX `crm_options_created_at_id_idx` ON `crm_options` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `crm_options_slug_key` ON `crm_options` (`slug`);
 --> statement-breakpoint
@@ -592,7 +592,7 @@ CREATE TABLE `crm_requests` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_requests_created_at_idx` ON `crm_requests` (`created_at`);
+CREATE INDEX `crm_requests_created_at_id_idx` ON `crm_requests` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE TABLE `crm_steps` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -608,7 +608,7 @@ CREATE TABLE `crm_steps` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_steps_created_at_idx` ON `crm_steps` (`created_at`);
+CREATE INDEX `crm_steps_created_at_id_idx` ON `crm_steps` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `crm_steps_slug_key` ON `crm_steps` (`slug`);
 --> statement-breakpoint
@@ -626,7 +626,7 @@ CREATE TABLE `crm_steps_to_inputs` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_steps_to_inputs_created_at_idx` ON `crm_steps_to_inputs` (`created_at`);
+CREATE INDEX `crm_steps_to_inputs_created_at_id_idx` ON `crm_steps_to_inputs` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `crm_steps_to_inputs_step_id_idx` ON `crm_steps_to_inputs` (`step_id`);
 --> statement-breakpoint
@@ -646,7 +646,7 @@ CREATE TABLE `crm_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_widgets_created_at_idx` ON `crm_widgets` (`created_at`);
+CREATE INDEX `crm_widgets_created_at_id_idx` ON `crm_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `crm_widgets_slug_key` ON `crm_widgets` (`slug`);
 --> statement-breakpoint
@@ -664,7 +664,7 @@ CREATE TABLE `crm_widgets_to_forms` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `crm_widgets_to_forms_created_at_idx` ON `crm_widgets_to_forms` (`created_at`);
+CREATE INDEX `crm_widgets_to_forms_created_at_id_idx` ON `crm_widgets_to_forms` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `crm_widgets_to_forms_widget_id_idx` ON `crm_widgets_to_forms` (`widget_id`);
 --> statement-breakpoint
@@ -686,7 +686,7 @@ CREATE TABLE `ecommerce_attributes` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_attributes_created_at_idx` ON `ecommerce_attributes` (`created_at`);
+CREATE INDEX `ecommerce_attributes_created_at_id_idx` ON `ecommerce_attributes` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `ecommerce_attributes_slug_key` ON `ecommerce_attributes` (`slug`);
 --> statement-breakpoint
@@ -706,7 +706,7 @@ CREATE TABLE `ecommerce_attribute_keies` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_attribute_keies_created_at_idx` ON `ecommerce_attribute_keies` (`created_at`);
+CREATE INDEX `ecommerce_attribute_keies_created_at_id_idx` ON `ecommerce_attribute_keies` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `ecommerce_attribute_keies_slug_key` ON `ecommerce_attribute_keies` (`slug`);
 --> statement-breakpoint
@@ -726,7 +726,7 @@ CREATE TABLE `ecommerce_attribute_keys_to_attributes` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_attribute_keys_to_attributes_created_at_idx` ON `ecommerce_attribute_keys_to_attributes` (`created_at`);
+CREATE INDEX `ecommerce_attribute_keys_to_attributes_created_at_id_idx` ON `ecommerce_attribute_keys_to_attributes` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_attribute_keys_to_attributes_attribute_key_id_idx` ON `ecommerce_attribute_keys_to_attributes` (`attribute_key_id`);
 --> statement-breakpoint
@@ -746,7 +746,7 @@ CREATE TABLE `ecommerce_attributes_to_billing_module_currencies` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_attributes_to_billing_module_currencies_crea_a928b313` ON `ecommerce_attributes_to_billing_module_currencies` (`created_at`);
+CREATE INDEX `ecommerce_attributes_to_billing_module_currencies_crea_8ffb6b65` ON `ecommerce_attributes_to_billing_module_currencies` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_attributes_to_billing_module_currencies_attr_f9220e47` ON `ecommerce_attributes_to_billing_module_currencies` (`attribute_id`);
 --> statement-breakpoint
@@ -766,7 +766,7 @@ CREATE TABLE `ecommerce_categories_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_categories_to_file_storage_module_files_crea_1da76def` ON `ecommerce_categories_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `ecommerce_categories_to_file_storage_module_files_crea_9c236fe9` ON `ecommerce_categories_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_categories_to_file_storage_module_files_cate_d70a0f8d` ON `ecommerce_categories_to_file_storage_module_files` (`category_id`);
 --> statement-breakpoint
@@ -786,7 +786,7 @@ CREATE TABLE `ecommerce_categories_to_products` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_categories_to_products_created_at_idx` ON `ecommerce_categories_to_products` (`created_at`);
+CREATE INDEX `ecommerce_categories_to_products_created_at_id_idx` ON `ecommerce_categories_to_products` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_categories_to_products_category_id_idx` ON `ecommerce_categories_to_products` (`category_id`);
 --> statement-breakpoint
@@ -806,7 +806,7 @@ CREATE TABLE `ecommerce_categories` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_categories_created_at_idx` ON `ecommerce_categories` (`created_at`);
+CREATE INDEX `ecommerce_categories_created_at_id_idx` ON `ecommerce_categories` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `ecommerce_categories_slug_key` ON `ecommerce_categories` (`slug`);
 --> statement-breakpoint
@@ -823,7 +823,7 @@ CREATE TABLE `ecommerce_orders` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_orders_created_at_idx` ON `ecommerce_orders` (`created_at`);
+CREATE INDEX `ecommerce_orders_created_at_id_idx` ON `ecommerce_orders` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_orders_status_idx` ON `ecommerce_orders` (`status`);
 --> statement-breakpoint
@@ -843,7 +843,7 @@ CREATE TABLE `ecommerce_orders_to_billing_module_currencies` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_orders_to_billing_module_currencies_created_at_idx` ON `ecommerce_orders_to_billing_module_currencies` (`created_at`);
+CREATE INDEX `ecommerce_orders_to_billing_module_currencies_created_at_id_idx` ON `ecommerce_orders_to_billing_module_currencies` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_orders_to_billing_module_currencies_order_id_idx` ON `ecommerce_orders_to_billing_module_currencies` (`order_id`);
 --> statement-breakpoint
@@ -863,7 +863,7 @@ CREATE TABLE `ecommerce_orders_to_billing_module_payment_intents` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_orders_to_billing_module_payment_intents_cre_9fcd2a52` ON `ecommerce_orders_to_billing_module_payment_intents` (`created_at`);
+CREATE INDEX `ecommerce_orders_to_billing_module_payment_intents_cre_50af6752` ON `ecommerce_orders_to_billing_module_payment_intents` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_orders_to_billing_module_payment_intents_order_id_idx` ON `ecommerce_orders_to_billing_module_payment_intents` (`order_id`);
 --> statement-breakpoint
@@ -883,7 +883,7 @@ CREATE TABLE `ecommerce_orders_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_orders_to_file_storage_module_files_created_at_idx` ON `ecommerce_orders_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `ecommerce_orders_to_file_storage_module_files_created_at_id_idx` ON `ecommerce_orders_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_orders_to_file_storage_module_files_order_id_idx` ON `ecommerce_orders_to_file_storage_module_files` (`order_id`);
 --> statement-breakpoint
@@ -904,7 +904,7 @@ CREATE TABLE `ecommerce_orders_to_products` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_orders_to_products_created_at_idx` ON `ecommerce_orders_to_products` (`created_at`);
+CREATE INDEX `ecommerce_orders_to_products_created_at_id_idx` ON `ecommerce_orders_to_products` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_orders_to_products_order_id_idx` ON `ecommerce_orders_to_products` (`order_id`);
 --> statement-breakpoint
@@ -925,7 +925,7 @@ CREATE TABLE `ecommerce_products` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_products_created_at_idx` ON `ecommerce_products` (`created_at`);
+CREATE INDEX `ecommerce_products_created_at_id_idx` ON `ecommerce_products` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `ecommerce_products_slug_key` ON `ecommerce_products` (`slug`);
 --> statement-breakpoint
@@ -943,7 +943,7 @@ CREATE TABLE `ecommerce_products_to_attributes` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_products_to_attributes_created_at_idx` ON `ecommerce_products_to_attributes` (`created_at`);
+CREATE INDEX `ecommerce_products_to_attributes_created_at_id_idx` ON `ecommerce_products_to_attributes` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_products_to_attributes_product_id_idx` ON `ecommerce_products_to_attributes` (`product_id`);
 --> statement-breakpoint
@@ -963,7 +963,7 @@ CREATE TABLE `ecommerce_products_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_products_to_file_storage_module_files_created_at_idx` ON `ecommerce_products_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `ecommerce_products_to_file_storage_module_files_create_c38f1789` ON `ecommerce_products_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_products_to_file_storage_module_files_product_id_idx` ON `ecommerce_products_to_file_storage_module_files` (`product_id`);
 --> statement-breakpoint
@@ -983,7 +983,7 @@ CREATE TABLE `ecommerce_products_to_website_builder_module_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_products_to_website_builder_module_widgets_c_fcd186e2` ON `ecommerce_products_to_website_builder_module_widgets` (`created_at`);
+CREATE INDEX `ecommerce_products_to_website_builder_module_widgets_c_647a7e62` ON `ecommerce_products_to_website_builder_module_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_products_to_website_builder_module_widgets_p_90a1c957` ON `ecommerce_products_to_website_builder_module_widgets` (`product_id`);
 --> statement-breakpoint
@@ -1003,7 +1003,7 @@ CREATE TABLE `ecommerce_stores` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_stores_created_at_idx` ON `ecommerce_stores` (`created_at`);
+CREATE INDEX `ecommerce_stores_created_at_id_idx` ON `ecommerce_stores` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `ecommerce_stores_slug_key` ON `ecommerce_stores` (`slug`);
 --> statement-breakpoint
@@ -1021,7 +1021,7 @@ CREATE TABLE `ecommerce_stores_to_attributes` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_stores_to_attributes_created_at_idx` ON `ecommerce_stores_to_attributes` (`created_at`);
+CREATE INDEX `ecommerce_stores_to_attributes_created_at_id_idx` ON `ecommerce_stores_to_attributes` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_stores_to_attributes_store_id_idx` ON `ecommerce_stores_to_attributes` (`store_id`);
 --> statement-breakpoint
@@ -1041,7 +1041,7 @@ CREATE TABLE `ecommerce_stores_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_stores_to_file_storage_module_files_created_at_idx` ON `ecommerce_stores_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `ecommerce_stores_to_file_storage_module_files_created_at_id_idx` ON `ecommerce_stores_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_stores_to_file_storage_module_files_store_id_idx` ON `ecommerce_stores_to_file_storage_module_files` (`store_id`);
 --> statement-breakpoint
@@ -1062,7 +1062,7 @@ CREATE TABLE `ecommerce_stores_to_products` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_stores_to_products_created_at_idx` ON `ecommerce_stores_to_products` (`created_at`);
+CREATE INDEX `ecommerce_stores_to_products_created_at_id_idx` ON `ecommerce_stores_to_products` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_stores_to_products_store_id_idx` ON `ecommerce_stores_to_products` (`store_id`);
 --> statement-breakpoint
@@ -1084,7 +1084,7 @@ CREATE TABLE `ecommerce_stores_to_products_to_attributes` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_stores_to_products_to_attributes_created_at_idx` ON `ecommerce_stores_to_products_to_attributes` (`created_at`);
+CREATE INDEX `ecommerce_stores_to_products_to_attributes_created_at_id_idx` ON `ecommerce_stores_to_products_to_attributes` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_stores_to_products_to_attributes_stores_to_p_8afdfe2e` ON `ecommerce_stores_to_products_to_attributes` (`stores_to_product_id`);
 --> statement-breakpoint
@@ -1105,7 +1105,7 @@ CREATE TABLE `ecommerce_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_widgets_created_at_idx` ON `ecommerce_widgets` (`created_at`);
+CREATE INDEX `ecommerce_widgets_created_at_id_idx` ON `ecommerce_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `ecommerce_widgets_slug_key` ON `ecommerce_widgets` (`slug`);
 --> statement-breakpoint
@@ -1123,7 +1123,7 @@ CREATE TABLE `ecommerce_widgets_to_categories` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_widgets_to_categories_created_at_idx` ON `ecommerce_widgets_to_categories` (`created_at`);
+CREATE INDEX `ecommerce_widgets_to_categories_created_at_id_idx` ON `ecommerce_widgets_to_categories` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_widgets_to_categories_widget_id_idx` ON `ecommerce_widgets_to_categories` (`widget_id`);
 --> statement-breakpoint
@@ -1143,7 +1143,7 @@ CREATE TABLE `ecommerce_widgets_to_products` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_widgets_to_products_created_at_idx` ON `ecommerce_widgets_to_products` (`created_at`);
+CREATE INDEX `ecommerce_widgets_to_products_created_at_id_idx` ON `ecommerce_widgets_to_products` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_widgets_to_products_widget_id_idx` ON `ecommerce_widgets_to_products` (`widget_id`);
 --> statement-breakpoint
@@ -1163,7 +1163,7 @@ CREATE TABLE `ecommerce_widgets_to_stores` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `ecommerce_widgets_to_stores_created_at_idx` ON `ecommerce_widgets_to_stores` (`created_at`);
+CREATE INDEX `ecommerce_widgets_to_stores_created_at_id_idx` ON `ecommerce_widgets_to_stores` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `ecommerce_widgets_to_stores_widget_id_idx` ON `ecommerce_widgets_to_stores` (`widget_id`);
 --> statement-breakpoint
@@ -1188,7 +1188,7 @@ CREATE TABLE `file_storage_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `file_storage_files_created_at_idx` ON `file_storage_files` (`created_at`);
+CREATE INDEX `file_storage_files_created_at_id_idx` ON `file_storage_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `file_storage_files_slug_key` ON `file_storage_files` (`slug`);
 --> statement-breakpoint
@@ -1206,7 +1206,7 @@ CREATE TABLE `file_storage_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `file_storage_widgets_created_at_idx` ON `file_storage_widgets` (`created_at`);
+CREATE INDEX `file_storage_widgets_created_at_id_idx` ON `file_storage_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `file_storage_widgets_slug_key` ON `file_storage_widgets` (`slug`);
 --> statement-breakpoint
@@ -1224,7 +1224,7 @@ CREATE TABLE `file_storage_widgets_to_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `file_storage_widgets_to_files_created_at_idx` ON `file_storage_widgets_to_files` (`created_at`);
+CREATE INDEX `file_storage_widgets_to_files_created_at_id_idx` ON `file_storage_widgets_to_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `file_storage_widgets_to_files_widget_id_idx` ON `file_storage_widgets_to_files` (`widget_id`);
 --> statement-breakpoint
@@ -1242,7 +1242,7 @@ CREATE TABLE `host_layouts` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_layouts_created_at_idx` ON `host_layouts` (`created_at`);
+CREATE INDEX `host_layouts_created_at_id_idx` ON `host_layouts` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `host_layouts_slug_key` ON `host_layouts` (`slug`);
 --> statement-breakpoint
@@ -1260,7 +1260,7 @@ CREATE TABLE `host_layouts_to_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_layouts_to_widgets_created_at_idx` ON `host_layouts_to_widgets` (`created_at`);
+CREATE INDEX `host_layouts_to_widgets_created_at_id_idx` ON `host_layouts_to_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `host_layouts_to_widgets_layout_id_idx` ON `host_layouts_to_widgets` (`layout_id`);
 --> statement-breakpoint
@@ -1296,7 +1296,7 @@ CREATE TABLE `host_metadata` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_metadata_created_at_idx` ON `host_metadata` (`created_at`);
+CREATE INDEX `host_metadata_created_at_id_idx` ON `host_metadata` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `host_metadata_slug_key` ON `host_metadata` (`slug`);
 --> statement-breakpoint
@@ -1314,7 +1314,7 @@ CREATE TABLE `host_pages` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_pages_created_at_idx` ON `host_pages` (`created_at`);
+CREATE INDEX `host_pages_created_at_id_idx` ON `host_pages` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `host_pages_url_key` ON `host_pages` (`url`);
 --> statement-breakpoint
@@ -1332,7 +1332,7 @@ CREATE TABLE `host_pages_to_layouts` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_pages_to_layouts_created_at_idx` ON `host_pages_to_layouts` (`created_at`);
+CREATE INDEX `host_pages_to_layouts_created_at_id_idx` ON `host_pages_to_layouts` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `host_pages_to_layouts_page_id_idx` ON `host_pages_to_layouts` (`page_id`);
 --> statement-breakpoint
@@ -1352,7 +1352,7 @@ CREATE TABLE `host_pages_to_metadata` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_pages_to_metadata_created_at_idx` ON `host_pages_to_metadata` (`created_at`);
+CREATE INDEX `host_pages_to_metadata_created_at_id_idx` ON `host_pages_to_metadata` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `host_pages_to_metadata_page_id_idx` ON `host_pages_to_metadata` (`page_id`);
 --> statement-breakpoint
@@ -1372,7 +1372,7 @@ CREATE TABLE `host_pages_to_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_pages_to_widgets_created_at_idx` ON `host_pages_to_widgets` (`created_at`);
+CREATE INDEX `host_pages_to_widgets_created_at_id_idx` ON `host_pages_to_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `host_pages_to_widgets_page_id_idx` ON `host_pages_to_widgets` (`page_id`);
 --> statement-breakpoint
@@ -1392,7 +1392,7 @@ CREATE TABLE `host_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_widgets_created_at_idx` ON `host_widgets` (`created_at`);
+CREATE INDEX `host_widgets_created_at_id_idx` ON `host_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `host_widgets_slug_key` ON `host_widgets` (`slug`);
 --> statement-breakpoint
@@ -1410,7 +1410,7 @@ CREATE TABLE `host_widgets_to_external_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `host_widgets_to_external_widgets_created_at_idx` ON `host_widgets_to_external_widgets` (`created_at`);
+CREATE INDEX `host_widgets_to_external_widgets_created_at_id_idx` ON `host_widgets_to_external_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `host_widgets_to_external_widgets_widget_id_idx` ON `host_widgets_to_external_widgets` (`widget_id`);
 --> statement-breakpoint
@@ -1434,7 +1434,7 @@ CREATE TABLE `notification_notifications` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `notification_notifications_created_at_idx` ON `notification_notifications` (`created_at`);
+CREATE INDEX `notification_notifications_created_at_id_idx` ON `notification_notifications` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `notification_notifications_status_idx` ON `notification_notifications` (`status`);
 --> statement-breakpoint
@@ -1456,7 +1456,7 @@ CREATE TABLE `notification_notifications_to_templates` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `notification_notifications_to_templates_created_at_idx` ON `notification_notifications_to_templates` (`created_at`);
+CREATE INDEX `notification_notifications_to_templates_created_at_id_idx` ON `notification_notifications_to_templates` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `notification_notifications_to_templates_notification_id_idx` ON `notification_notifications_to_templates` (`notification_id`);
 --> statement-breakpoint
@@ -1475,7 +1475,7 @@ CREATE TABLE `notification_templates` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `notification_templates_created_at_idx` ON `notification_templates` (`created_at`);
+CREATE INDEX `notification_templates_created_at_id_idx` ON `notification_templates` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `notification_templates_slug_key` ON `notification_templates` (`slug`);
 --> statement-breakpoint
@@ -1492,7 +1492,7 @@ CREATE TABLE `notification_topics` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `notification_topics_created_at_idx` ON `notification_topics` (`created_at`);
+CREATE INDEX `notification_topics_created_at_id_idx` ON `notification_topics` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `notification_topics_slug_key` ON `notification_topics` (`slug`);
 --> statement-breakpoint
@@ -1510,7 +1510,7 @@ CREATE TABLE `notification_topics_to_notifications` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `notification_topics_to_notifications_created_at_idx` ON `notification_topics_to_notifications` (`created_at`);
+CREATE INDEX `notification_topics_to_notifications_created_at_id_idx` ON `notification_topics_to_notifications` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `notification_topics_to_notifications_topic_id_idx` ON `notification_topics_to_notifications` (`topic_id`);
 --> statement-breakpoint
@@ -1530,7 +1530,7 @@ CREATE TABLE `notification_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `notification_widgets_created_at_idx` ON `notification_widgets` (`created_at`);
+CREATE INDEX `notification_widgets_created_at_id_idx` ON `notification_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `notification_widgets_slug_key` ON `notification_widgets` (`slug`);
 --> statement-breakpoint
@@ -1550,13 +1550,32 @@ CREATE TABLE `rbac_identities` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_identities_created_at_idx` ON `rbac_identities` (`created_at`);
+CREATE INDEX `rbac_identities_created_at_id_idx` ON `rbac_identities` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_identities_provider_idx` ON `rbac_identities` (`provider`);
 --> statement-breakpoint
 CREATE INDEX `rbac_identities_account_idx` ON `rbac_identities` (`account`);
 --> statement-breakpoint
 CREATE INDEX `rbac_identities_email_idx` ON `rbac_identities` (`email`);
+--> statement-breakpoint
+CREATE INDEX `rbac_identities_code_idx` ON `rbac_identities` (`code`);
+--> statement-breakpoint
+CREATE TABLE `rbac_nonces` (
+	`id` text PRIMARY KEY NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	`variant` text DEFAULT 'default' NOT NULL,
+	`class_name` text,
+	`value` text NOT NULL,
+	`expires_at` integer NOT NULL
+);
+
+--> statement-breakpoint
+CREATE INDEX `rbac_nonces_created_at_id_idx` ON `rbac_nonces` (`created_at`,`id`);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `rbac_nonces_value_key` ON `rbac_nonces` (`value`);
+--> statement-breakpoint
+CREATE INDEX `rbac_nonces_expires_at_idx` ON `rbac_nonces` (`expires_at`);
 --> statement-breakpoint
 CREATE TABLE `rbac_permissions` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -1571,7 +1590,7 @@ CREATE TABLE `rbac_permissions` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_permissions_created_at_idx` ON `rbac_permissions` (`created_at`);
+CREATE INDEX `rbac_permissions_created_at_id_idx` ON `rbac_permissions` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `rbac_permissions_type_method_route_key` ON `rbac_permissions` (`type`,`method`,`route`);
 --> statement-breakpoint
@@ -1588,7 +1607,7 @@ CREATE TABLE `rbac_roles` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_roles_created_at_idx` ON `rbac_roles` (`created_at`);
+CREATE INDEX `rbac_roles_created_at_id_idx` ON `rbac_roles` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `rbac_roles_slug_key` ON `rbac_roles` (`slug`);
 --> statement-breakpoint
@@ -1610,11 +1629,36 @@ CREATE TABLE `rbac_roles_to_permissions` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_roles_to_permissions_created_at_idx` ON `rbac_roles_to_permissions` (`created_at`);
+CREATE INDEX `rbac_roles_to_permissions_created_at_id_idx` ON `rbac_roles_to_permissions` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_roles_to_permissions_role_id_idx` ON `rbac_roles_to_permissions` (`role_id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_roles_to_permissions_permission_id_idx` ON `rbac_roles_to_permissions` (`permission_id`);
+--> statement-breakpoint
+CREATE TABLE `rbac_sessions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	`variant` text DEFAULT 'default' NOT NULL,
+	`class_name` text,
+	`subject_id` text NOT NULL,
+	`refresh_hash` text NOT NULL,
+	`previous_refresh_hash` text,
+	`expires_at` integer NOT NULL,
+	`revoked_at` integer,
+	`revoked_reason` text,
+	`last_used_at` integer,
+	`user_agent` text,
+	`ip` text,
+	FOREIGN KEY (`subject_id`) REFERENCES `rbac_subjects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+
+--> statement-breakpoint
+CREATE INDEX `rbac_sessions_created_at_id_idx` ON `rbac_sessions` (`created_at`,`id`);
+--> statement-breakpoint
+CREATE INDEX `rbac_sessions_subject_id_idx` ON `rbac_sessions` (`subject_id`);
+--> statement-breakpoint
+CREATE INDEX `rbac_sessions_expires_at_idx` ON `rbac_sessions` (`expires_at`);
 --> statement-breakpoint
 CREATE TABLE `rbac_subjects` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -1627,7 +1671,7 @@ CREATE TABLE `rbac_subjects` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_subjects_created_at_idx` ON `rbac_subjects` (`created_at`);
+CREATE INDEX `rbac_subjects_created_at_id_idx` ON `rbac_subjects` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `rbac_subjects_slug_key` ON `rbac_subjects` (`slug`);
 --> statement-breakpoint
@@ -1645,7 +1689,7 @@ CREATE TABLE `rbac_subjects_to_billing_module_payment_intents` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_subjects_to_billing_module_payment_intents_created_at_idx` ON `rbac_subjects_to_billing_module_payment_intents` (`created_at`);
+CREATE INDEX `rbac_subjects_to_billing_module_payment_intents_create_e1f79c28` ON `rbac_subjects_to_billing_module_payment_intents` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_subjects_to_billing_module_payment_intents_subject_id_idx` ON `rbac_subjects_to_billing_module_payment_intents` (`subject_id`);
 --> statement-breakpoint
@@ -1665,7 +1709,7 @@ CREATE TABLE `rbac_subjects_to_ecommerce_module_orders` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_subjects_to_ecommerce_module_orders_created_at_idx` ON `rbac_subjects_to_ecommerce_module_orders` (`created_at`);
+CREATE INDEX `rbac_subjects_to_ecommerce_module_orders_created_at_id_idx` ON `rbac_subjects_to_ecommerce_module_orders` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_subjects_to_ecommerce_module_orders_subject_id_idx` ON `rbac_subjects_to_ecommerce_module_orders` (`subject_id`);
 --> statement-breakpoint
@@ -1685,7 +1729,7 @@ CREATE TABLE `rbac_subjects_to_ecommerce_module_products` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_subjects_to_ecommerce_module_products_created_at_idx` ON `rbac_subjects_to_ecommerce_module_products` (`created_at`);
+CREATE INDEX `rbac_subjects_to_ecommerce_module_products_created_at_id_idx` ON `rbac_subjects_to_ecommerce_module_products` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_subjects_to_ecommerce_module_products_subject_id_idx` ON `rbac_subjects_to_ecommerce_module_products` (`subject_id`);
 --> statement-breakpoint
@@ -1705,7 +1749,7 @@ CREATE TABLE `rbac_subjects_to_identities` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_subjects_to_identities_created_at_idx` ON `rbac_subjects_to_identities` (`created_at`);
+CREATE INDEX `rbac_subjects_to_identities_created_at_id_idx` ON `rbac_subjects_to_identities` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_subjects_to_identities_subject_id_idx` ON `rbac_subjects_to_identities` (`subject_id`);
 --> statement-breakpoint
@@ -1725,7 +1769,7 @@ CREATE TABLE `rbac_subjects_to_roles` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_subjects_to_roles_created_at_idx` ON `rbac_subjects_to_roles` (`created_at`);
+CREATE INDEX `rbac_subjects_to_roles_created_at_id_idx` ON `rbac_subjects_to_roles` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_subjects_to_roles_subject_id_idx` ON `rbac_subjects_to_roles` (`subject_id`);
 --> statement-breakpoint
@@ -1745,7 +1789,7 @@ CREATE TABLE `rbac_subjects_to_social_module_profiles` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_subjects_to_social_module_profiles_created_at_idx` ON `rbac_subjects_to_social_module_profiles` (`created_at`);
+CREATE INDEX `rbac_subjects_to_social_module_profiles_created_at_id_idx` ON `rbac_subjects_to_social_module_profiles` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `rbac_subjects_to_social_module_profiles_subject_id_idx` ON `rbac_subjects_to_social_module_profiles` (`subject_id`);
 --> statement-breakpoint
@@ -1765,7 +1809,7 @@ CREATE TABLE `rbac_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `rbac_widgets_created_at_idx` ON `rbac_widgets` (`created_at`);
+CREATE INDEX `rbac_widgets_created_at_id_idx` ON `rbac_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `rbac_widgets_slug_key` ON `rbac_widgets` (`slug`);
 --> statement-breakpoint
@@ -1783,7 +1827,7 @@ CREATE TABLE `social_profiles` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `social_profiles_created_at_idx` ON `social_profiles` (`created_at`);
+CREATE INDEX `social_profiles_created_at_id_idx` ON `social_profiles` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `social_profiles_slug_key` ON `social_profiles` (`slug`);
 --> statement-breakpoint
@@ -1801,7 +1845,7 @@ CREATE TABLE `social_profiles_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `social_profiles_to_file_storage_module_files_created_at_idx` ON `social_profiles_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `social_profiles_to_file_storage_module_files_created_at_id_idx` ON `social_profiles_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `social_profiles_to_file_storage_module_files_profile_id_idx` ON `social_profiles_to_file_storage_module_files` (`profile_id`);
 --> statement-breakpoint
@@ -1821,7 +1865,7 @@ CREATE TABLE `social_profiles_to_website_builder_module_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `social_profiles_to_website_builder_module_widgets_crea_6c90c0b5` ON `social_profiles_to_website_builder_module_widgets` (`created_at`);
+CREATE INDEX `social_profiles_to_website_builder_module_widgets_crea_ddd292ef` ON `social_profiles_to_website_builder_module_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `social_profiles_to_website_builder_module_widgets_prof_9b79ab52` ON `social_profiles_to_website_builder_module_widgets` (`profile_id`);
 --> statement-breakpoint
@@ -1841,7 +1885,7 @@ CREATE TABLE `social_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `social_widgets_created_at_idx` ON `social_widgets` (`created_at`);
+CREATE INDEX `social_widgets_created_at_id_idx` ON `social_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `social_widgets_slug_key` ON `social_widgets` (`slug`);
 --> statement-breakpoint
@@ -1859,7 +1903,7 @@ CREATE TABLE `social_widgets_to_profiles` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `social_widgets_to_profiles_created_at_idx` ON `social_widgets_to_profiles` (`created_at`);
+CREATE INDEX `social_widgets_to_profiles_created_at_id_idx` ON `social_widgets_to_profiles` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `social_widgets_to_profiles_widget_id_idx` ON `social_widgets_to_profiles` (`widget_id`);
 --> statement-breakpoint
@@ -1879,7 +1923,7 @@ CREATE TABLE `startup_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `startup_widgets_created_at_idx` ON `startup_widgets` (`created_at`);
+CREATE INDEX `startup_widgets_created_at_id_idx` ON `startup_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `startup_widgets_slug_key` ON `startup_widgets` (`slug`);
 --> statement-breakpoint
@@ -1897,7 +1941,7 @@ CREATE TABLE `website_builder_buttons` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_buttons_created_at_idx` ON `website_builder_buttons` (`created_at`);
+CREATE INDEX `website_builder_buttons_created_at_id_idx` ON `website_builder_buttons` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `website_builder_buttons_slug_key` ON `website_builder_buttons` (`slug`);
 --> statement-breakpoint
@@ -1914,7 +1958,7 @@ CREATE TABLE `website_builder_buttons_arrays` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_buttons_arrays_created_at_idx` ON `website_builder_buttons_arrays` (`created_at`);
+CREATE INDEX `website_builder_buttons_arrays_created_at_id_idx` ON `website_builder_buttons_arrays` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `website_builder_buttons_arrays_slug_key` ON `website_builder_buttons_arrays` (`slug`);
 --> statement-breakpoint
@@ -1932,7 +1976,7 @@ CREATE TABLE `website_builder_buttons_arrays_to_buttons` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_buttons_arrays_to_buttons_created_at_idx` ON `website_builder_buttons_arrays_to_buttons` (`created_at`);
+CREATE INDEX `website_builder_buttons_arrays_to_buttons_created_at_id_idx` ON `website_builder_buttons_arrays_to_buttons` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_buttons_arrays_to_buttons_buttons_array_id_idx` ON `website_builder_buttons_arrays_to_buttons` (`buttons_array_id`);
 --> statement-breakpoint
@@ -1952,7 +1996,7 @@ CREATE TABLE `website_builder_features` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_features_created_at_idx` ON `website_builder_features` (`created_at`);
+CREATE INDEX `website_builder_features_created_at_id_idx` ON `website_builder_features` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `website_builder_features_slug_key` ON `website_builder_features` (`slug`);
 --> statement-breakpoint
@@ -1970,7 +2014,7 @@ CREATE TABLE `website_builder_features_to_buttons_arrays` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_features_to_buttons_arrays_created_at_idx` ON `website_builder_features_to_buttons_arrays` (`created_at`);
+CREATE INDEX `website_builder_features_to_buttons_arrays_created_at_id_idx` ON `website_builder_features_to_buttons_arrays` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_features_to_buttons_arrays_feature_id_idx` ON `website_builder_features_to_buttons_arrays` (`feature_id`);
 --> statement-breakpoint
@@ -1990,7 +2034,7 @@ CREATE TABLE `website_builder_features_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_features_to_file_storage_module_files__ce751f93` ON `website_builder_features_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `website_builder_features_to_file_storage_module_files__683cb4e5` ON `website_builder_features_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_features_to_file_storage_module_files__03e79169` ON `website_builder_features_to_file_storage_module_files` (`feature_id`);
 --> statement-breakpoint
@@ -2009,7 +2053,7 @@ CREATE TABLE `website_builder_logotypes` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_logotypes_created_at_idx` ON `website_builder_logotypes` (`created_at`);
+CREATE INDEX `website_builder_logotypes_created_at_id_idx` ON `website_builder_logotypes` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `website_builder_logotypes_slug_key` ON `website_builder_logotypes` (`slug`);
 --> statement-breakpoint
@@ -2027,7 +2071,7 @@ CREATE TABLE `website_builder_logotypes_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_logotypes_to_file_storage_module_files_dc0545e6` ON `website_builder_logotypes_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `website_builder_logotypes_to_file_storage_module_files_3fd5be7e` ON `website_builder_logotypes_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_logotypes_to_file_storage_module_files_edca0227` ON `website_builder_logotypes_to_file_storage_module_files` (`logotype_id`);
 --> statement-breakpoint
@@ -2048,7 +2092,7 @@ CREATE TABLE `website_builder_slides` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_slides_created_at_idx` ON `website_builder_slides` (`created_at`);
+CREATE INDEX `website_builder_slides_created_at_id_idx` ON `website_builder_slides` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `website_builder_slides_slug_key` ON `website_builder_slides` (`slug`);
 --> statement-breakpoint
@@ -2066,7 +2110,7 @@ CREATE TABLE `website_builder_sliders` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_sliders_created_at_idx` ON `website_builder_sliders` (`created_at`);
+CREATE INDEX `website_builder_sliders_created_at_id_idx` ON `website_builder_sliders` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `website_builder_sliders_slug_key` ON `website_builder_sliders` (`slug`);
 --> statement-breakpoint
@@ -2084,7 +2128,7 @@ CREATE TABLE `website_builder_sliders_to_slides` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_sliders_to_slides_created_at_idx` ON `website_builder_sliders_to_slides` (`created_at`);
+CREATE INDEX `website_builder_sliders_to_slides_created_at_id_idx` ON `website_builder_sliders_to_slides` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_sliders_to_slides_slider_id_idx` ON `website_builder_sliders_to_slides` (`slider_id`);
 --> statement-breakpoint
@@ -2104,7 +2148,7 @@ CREATE TABLE `website_builder_slides_to_buttons_arrays` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_slides_to_buttons_arrays_created_at_idx` ON `website_builder_slides_to_buttons_arrays` (`created_at`);
+CREATE INDEX `website_builder_slides_to_buttons_arrays_created_at_id_idx` ON `website_builder_slides_to_buttons_arrays` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_slides_to_buttons_arrays_slide_id_idx` ON `website_builder_slides_to_buttons_arrays` (`slide_id`);
 --> statement-breakpoint
@@ -2124,7 +2168,7 @@ CREATE TABLE `website_builder_slides_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_slides_to_file_storage_module_files_cr_3808d75e` ON `website_builder_slides_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `website_builder_slides_to_file_storage_module_files_cr_bae00ce6` ON `website_builder_slides_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_slides_to_file_storage_module_files_sl_09759915` ON `website_builder_slides_to_file_storage_module_files` (`slide_id`);
 --> statement-breakpoint
@@ -2145,7 +2189,7 @@ CREATE TABLE `website_builder_widgets` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_widgets_created_at_idx` ON `website_builder_widgets` (`created_at`);
+CREATE INDEX `website_builder_widgets_created_at_id_idx` ON `website_builder_widgets` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE UNIQUE INDEX `website_builder_widgets_slug_key` ON `website_builder_widgets` (`slug`);
 --> statement-breakpoint
@@ -2163,7 +2207,7 @@ CREATE TABLE `website_builder_widgets_to_buttons_arrays` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_widgets_to_buttons_arrays_created_at_idx` ON `website_builder_widgets_to_buttons_arrays` (`created_at`);
+CREATE INDEX `website_builder_widgets_to_buttons_arrays_created_at_id_idx` ON `website_builder_widgets_to_buttons_arrays` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_widgets_to_buttons_arrays_widget_id_idx` ON `website_builder_widgets_to_buttons_arrays` (`widget_id`);
 --> statement-breakpoint
@@ -2183,7 +2227,7 @@ CREATE TABLE `website_builder_widgets_to_features` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_widgets_to_features_created_at_idx` ON `website_builder_widgets_to_features` (`created_at`);
+CREATE INDEX `website_builder_widgets_to_features_created_at_id_idx` ON `website_builder_widgets_to_features` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_widgets_to_features_widget_id_idx` ON `website_builder_widgets_to_features` (`widget_id`);
 --> statement-breakpoint
@@ -2203,7 +2247,7 @@ CREATE TABLE `website_builder_widgets_to_file_storage_module_files` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_widgets_to_file_storage_module_files_c_bbaf99b7` ON `website_builder_widgets_to_file_storage_module_files` (`created_at`);
+CREATE INDEX `website_builder_widgets_to_file_storage_module_files_c_12185e81` ON `website_builder_widgets_to_file_storage_module_files` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_widgets_to_file_storage_module_files_w_ae5d5151` ON `website_builder_widgets_to_file_storage_module_files` (`widget_id`);
 --> statement-breakpoint
@@ -2223,7 +2267,7 @@ CREATE TABLE `website_builder_widgets_to_logotypes` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_widgets_to_logotypes_created_at_idx` ON `website_builder_widgets_to_logotypes` (`created_at`);
+CREATE INDEX `website_builder_widgets_to_logotypes_created_at_id_idx` ON `website_builder_widgets_to_logotypes` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_widgets_to_logotypes_widget_id_idx` ON `website_builder_widgets_to_logotypes` (`widget_id`);
 --> statement-breakpoint
@@ -2243,7 +2287,7 @@ CREATE TABLE `website_builder_widgets_to_sliders` (
 );
 
 --> statement-breakpoint
-CREATE INDEX `website_builder_widgets_to_sliders_created_at_idx` ON `website_builder_widgets_to_sliders` (`created_at`);
+CREATE INDEX `website_builder_widgets_to_sliders_created_at_id_idx` ON `website_builder_widgets_to_sliders` (`created_at`,`id`);
 --> statement-breakpoint
 CREATE INDEX `website_builder_widgets_to_sliders_widget_id_idx` ON `website_builder_widgets_to_sliders` (`widget_id`);
 --> statement-breakpoint

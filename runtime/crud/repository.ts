@@ -66,7 +66,8 @@ export class Repository {
     const db = this.database.db;
     let cached = this.byIdCache.get(entity.id);
     if (!cached || cached.db !== db) {
-      const q = db.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, sql.placeholder('id'))).limit(1);
+      // no LIMIT: the id is the primary key, and a bound LIMIT makes SQLite re-plan the lookup on every run
+      const q = db.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, sql.placeholder('id')));
       cached = { db, query: this.database.dialect === 'pg' ? q.prepare(`by_id_${entity.table}`) : q.prepare() };
       this.byIdCache.set(entity.id, cached);
     }

@@ -9,7 +9,7 @@ describe('npm run admin:create', () => {
   it('makes the first admin, who can then sign in and write', async () => {
     const db = sqliteDatabase();
     const run = (...args: string[]) =>
-      execFileSync(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/admin-create.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent' }, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/admin-create.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent' }, encoding: 'utf8', stdio: 'pipe', timeout: 60_000 });
     expect(run('--email', 'First@Example.com', '--password', 'admin-password')).toMatch(/^Created admin first@example.com/);
     expect(() => run('--email', 'first@example.com', '--password', 'short')).toThrow(/at least 8 characters/);
     const t = (await bootAccounts(db, { env: { ADMIN_EMAILS: '' } })) as AccountsApp;

@@ -22,11 +22,15 @@ export function routeMatches(pattern: string, path: string): boolean {
 
 const CRUD_SUFFIXES = new Set(['count', 'bulk', 'find-or-create']);
 
+const routeIndex = new WeakMap<object, Map<string, Entity>>();
+
 /** the entity a generic CRUD path addresses, when it is one */
 export function crudEntityOf(ctx: PluginContext, path: string): Entity | undefined {
   const [api, module, route, ...rest] = path.split('?')[0].split('/').filter(Boolean);
   if (api !== 'api' || rest.length > 1) return undefined;
-  const entity = ctx.model.entities.find((e) => e.module === module && e.route === route);
+  let index = routeIndex.get(ctx.model);
+  if (!index) routeIndex.set(ctx.model, (index = new Map(ctx.model.entities.map((e) => [`${e.module}/${e.route}`, e]))));
+  const entity = index.get(`${module}/${route}`);
   if (!entity) return undefined;
   if (rest.length === 1 && !CRUD_SUFFIXES.has(rest[0]) && !UUID_RE.test(rest[0])) return undefined;
   return entity;

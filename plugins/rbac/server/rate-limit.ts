@@ -45,7 +45,8 @@ export function createRateLimiter(config: Config, limits: RateLimits, prefix: st
   const make = (name: string, l: Limit): RateLimiterAbstract => {
     const keyPrefix = `${prefix}:${name}`;
     if (config.redisUrl) {
-      redis ??= new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+      // connects on the first counted attempt, so that processes that never sign anyone in open no connection
+      redis ??= new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
       return new RateLimiterRedis({ storeClient: redis, keyPrefix, points: l.points, duration: l.duration, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration }) });
     }
     return new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration });
