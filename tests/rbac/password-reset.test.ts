@@ -65,6 +65,21 @@ for (const d of DIALECTS) {
       expect(again.body.message).toBe('The reset code is invalid or has expired');
     });
 
+    it('POST /{id}/notify: an admin emails a subject; the subject itself or another may not', async () => {
+      const s = await t.register('vera@example.com');
+      const other = await t.register('walt@example.com');
+      const body = { data: { title: 'Your order shipped', text: 'It is on its way.' } };
+      expect((await t.as(other.jwt)('POST', `/api/rbac/subjects/${s.id}/notify`, body)).status).toBe(403);
+      expect((await t.as(s.jwt)('POST', `/api/rbac/subjects/${s.id}/notify`, body)).status).toBe(403);
+      expect((await t.anon('POST', `/api/rbac/subjects/${s.id}/notify`, body)).status).toBe(401);
+      expect(smtp.mails.some((m) => m.to.includes('vera@example.com'))).toBe(false);
+      const sent = await t.call('POST', `/api/rbac/subjects/${s.id}/notify`, body);
+      expect(sent.status).toBe(200);
+      expect(sent.body.data).toEqual([{ id: expect.any(String), status: 'sent' }]);
+      expect((await smtp.mailTo('vera@example.com')).raw).toContain('It is on its way.');
+      expect((await t.call('POST', `/api/rbac/subjects/${s.id}/notify`, { data: { title: '' } })).status).toBe(400);
+    });
+
     it('an expired code does not work', async () => {
       await t.register('quinn@example.com', 'old-password');
       await t.anon('POST', ROUTES.forgot, { data: { email: 'quinn@example.com' } });
