@@ -1,11 +1,22 @@
 import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
 
 export default defineConfig({
+  plugins: [react()],
   test: {
-    include: ['tests/**/*.test.ts', 'engine/**/*.test.ts', 'runtime/**/*.test.ts', 'plugins/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     env: { NODE_ENV: 'test' },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'server', include: ['tests/**/*.test.ts', 'engine/**/*.test.ts', 'runtime/**/*.test.ts', 'plugins/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'web', include: ['web/**/*.test.tsx', 'plugins/**/*.test.tsx'], environment: 'happy-dom' },
+      },
+    ],
   },
 });

@@ -10,6 +10,7 @@ import { crudRoutes } from './crud/routes.js';
 import { HttpError } from './http/errors.js';
 import { secretKeyAuthorizer, type Authorizer } from './http/access.js';
 import type { Plugin, PluginContext } from './plugin.js';
+import { modelRoute } from './http/model-route.js';
 
 export interface AppOptions {
   model: Model;
@@ -59,6 +60,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
 
   app.get('/api/health', (c) => c.json({ data: { status: 'ok', dialect: database.dialect } }));
   for (const p of plugins) if (p.middleware) app.use('/api/*', p.middleware(ctx));
+  modelRoute(app, model);
   for (const p of plugins) p.routes?.(app, ctx);
   app.route('/api', crudRoutes({ model, repo, authorize }));
   return { app, repo, ctx, log: logger };

@@ -6,6 +6,7 @@ import { loadGenerated } from './generated.js';
 import { createApp } from './app.js';
 import { ensureDefaults, isEmpty, seed } from './seed.js';
 import type { Plugin } from './plugin.js';
+import { mountWeb, type WebMode } from './web.js';
 
 export interface StartOptions {
   config: Config;
@@ -16,6 +17,8 @@ export interface StartOptions {
   migrationsDir?: string;
   /** seed an empty database with the plugins' demo rows (default true) */
   seed?: boolean;
+  /** how the web apps are served (default: none) */
+  web?: WebMode;
 }
 
 export interface Running {
@@ -43,6 +46,7 @@ export async function prepare(opts: StartOptions) {
 
 export async function startServer(opts: StartOptions): Promise<Running & { seeded: number }> {
   const prepared = await prepare(opts);
+  const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off');
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: prepared.app.fetch, port: opts.config.port, hostname: process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
   });
@@ -56,6 +60,7 @@ export async function startServer(opts: StartOptions): Promise<Running & { seede
     seeded: prepared.seeded,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
+      await closeWeb();
       await prepared.database.close();
     },
   };

@@ -5,9 +5,11 @@ import { plugins } from '../plugins/index.js';
 
 try {
   const config = loadConfig();
-  const running = await startServer({ config, root: ROOT, plugins });
+  const web = config.production || process.env.WEB === 'built' ? 'built' : 'vite';
+  const running = await startServer({ config, root: ROOT, plugins, web });
   const db = config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : `SQLite (${config.databaseUrl})`;
   console.log(`Serving on ${running.url} with ${db}${running.seeded ? `; seeded ${running.seeded} demo rows` : ''}`);
+  console.log(`Admin: ${running.url}/admin/ (${web === 'vite' ? 'Vite dev middleware' : 'built assets'})`);
   console.log(`API: ${running.url}/api/ecommerce/products`);
   if (config.generated.includes('RBAC_SECRET_KEY')) {
     console.log(`RBAC_SECRET_KEY was not set; this run uses a generated one (writes need it as X-RBAC-SECRET-KEY): ${config.rbacSecretKey}`);

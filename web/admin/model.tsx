@@ -1,0 +1,33 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { http, type EntityInfo, type ModelInfo } from './api.js';
+
+const ModelContext = createContext<ModelInfo | undefined>(undefined);
+
+export function ModelProvider({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
+  const q = useQuery({ queryKey: ['admin', 'model'], queryFn: () => http.request<ModelInfo>('GET', '/api/admin/model') });
+  if (q.error) throw q.error;
+  if (!q.data) return <>{fallback}</>;
+  return <ModelContext.Provider value={q.data}>{children}</ModelContext.Provider>;
+}
+
+export function useModel(): ModelInfo {
+  const m = useContext(ModelContext);
+  if (!m) throw new Error('useModel outside ModelProvider');
+  return m;
+}
+
+export function useEntity(id: string): EntityInfo {
+  const e = useModel().entities.find((x) => x.id === id);
+  if (!e) throw new Error(`unknown entity ${id}`);
+  return e;
+}
+
+/** relation entities with a reference to this entity: the tables its form nests, with the field that points back */
+export function nestedRelations(model: ModelInfo, entity: EntityInfo) {
+  return model.entities.flatMap((rel) =>
+    rel.relation
+      ? rel.fields.filter((f) => f.kind === 'reference' && f.target === entity.id && rel.relation!.includes(f.name)).map((field) => ({ relation: rel, field }))
+      : [],
+  );
+}

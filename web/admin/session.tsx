@@ -1,0 +1,35 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../runtime/client/index.js';
+import { http, REFRESH_KEY } from './api.js';
+
+export interface Me {
+  id: string;
+  isAdmin: boolean;
+  identities: { email?: string | null; provider: string }[];
+  roles: { slug: string; title: string }[];
+}
+
+/** the signed-in subject, or null for a visitor; a 401 is an answer here, not an error */
+export function useSession() {
+  return useQuery({
+    queryKey: ['rbac', 'me'],
+    queryFn: async () => {
+      try {
+        return await http.request<Me>('GET', '/api/rbac/subjects/authentication/me');
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) return null;
+        throw e;
+      }
+    },
+  });
+}
+
+export function useSignOut() {
+  const qc = useQueryClient();
+  return async () => {
+    await http.request('POST', '/api/rbac/subjects/authentication/logout', { data: { refresh: localStorage.getItem(REFRESH_KEY) } }).catch(() => undefined);
+    localStorage.removeItem(REFRESH_KEY);
+    qc.clear();
+    await qc.invalidateQueries();
+  };
+}
