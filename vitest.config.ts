@@ -15,7 +15,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'web', include: ['web/**/*.test.tsx', 'plugins/**/*.test.tsx'], environment: 'happy-dom' },
+        test: { name: 'web', include: ['web/**/*.test.tsx', 'web/**/*.test.ts', 'plugins/**/*.test.tsx'], environment: 'happy-dom' },
       },
     ],
   },

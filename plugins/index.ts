@@ -1,8 +1,9 @@
 import type { Plugin } from '../runtime/plugin.js';
 import { ecommerce } from './ecommerce/server/index.js';
+import { fileStorage } from './file-storage/server/index.js';
 import { host } from './host/server/index.js';
 import { notification } from './notification/server/index.js';
 import { rbac } from './rbac/server/index.js';
 
 /** every module's plugin; the server takes this list and nothing else knows a module by name */
-export const plugins: Plugin[] = [notification, ecommerce, host, rbac];
+export const plugins: Plugin[] = [notification, ecommerce, fileStorage, host, rbac];

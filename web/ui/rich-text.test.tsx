@@ -211,7 +211,7 @@ describe('RichTextEditor', () => {
     expect(container.querySelector('a')?.getAttribute('href')).toBe('https://example.com/x');
     const toolbar = screen.getByRole('toolbar', { name: 'Body formatting' });
     const names = [...toolbar.querySelectorAll('button')].map((b) => b.getAttribute('aria-label'));
-    expect(names).toEqual(['Bold', 'Italic', 'Heading 1', 'Heading 2', 'Heading 3', 'Heading 4', 'Heading 5', 'Heading 6', 'Bullet list', 'Ordered list', 'Link', 'Undo', 'Redo']);
+    expect(names).toEqual(['Bold', 'Italic', 'Heading 1', 'Heading 2', 'Heading 3', 'Heading 4', 'Heading 5', 'Heading 6', 'Bullet list', 'Ordered list', 'Link', 'Undo', 'Redo', 'Copy to clipboard']);
   });
 
   it('renders plain-text values as paragraphs', () => {

@@ -174,6 +174,7 @@ export function RichTextEditor({ id, value, onChange, disabled, label }: RichTex
         <ToolButton label="Link" pressed={s.link} disabled={disabled} onClick={() => applyLink(editor)}><Link2 aria-hidden className="h-4 w-4" /></ToolButton>
         <ToolButton label="Undo" disabled={disabled || !s.undo} onClick={run((c) => c.undo())}><Undo2 aria-hidden className="h-4 w-4" /></ToolButton>
         <ToolButton label="Redo" disabled={disabled || !s.redo} onClick={run((c) => c.redo())}><Redo2 aria-hidden className="h-4 w-4" /></ToolButton>
+        <CopyButton text={plainText(parseRichText(value))} className="ml-auto" />
       </div>
       <EditorContent editor={editor} />
     </div>

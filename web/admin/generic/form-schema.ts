@@ -24,6 +24,7 @@ const widgetOf = (f: FieldInfo): UiSchema => {
   if (f.kind === 'json') return { 'ui:field': 'json' };
   if (f.kind === 'reference') return { 'ui:widget': 'reference', 'ui:options': { target: f.target } };
   if (f.kind === 'boolean') return { 'ui:widget': 'switch' };
+  if (f.kind === 'file') return { 'ui:widget': 'file' };
   if (f.kind === 'datetime') return { 'ui:widget': 'datetime' };
   if (f.kind === 'date') return { 'ui:widget': 'date' };
   if (f.kind === 'enum') return { 'ui:widget': 'select' };

@@ -6,6 +6,7 @@ import { LocalizedInput } from '../../ui/localized-input.js';
 import { DateTimePicker } from '../../ui/date-time-picker.js';
 import { RichTextEditor } from '../../ui/rich-text.js';
 import { AdminSelectInput } from './select-input.js';
+import { FileWidget } from './file-widget.js';
 import { useModel } from '../model.js';
 
 const empty = (v: string) => (v === '' ? undefined : v);
@@ -31,6 +32,7 @@ export const widgets: RegistryWidgetsType = {
   datetime: ({ id, value, onChange, disabled }: WidgetProps) => <DateTimePicker id={id} value={value} disabled={disabled} onChange={(v) => onChange(v)} />,
   date: ({ id, value, onChange, disabled }: WidgetProps) => <Input id={id} type="date" value={value ?? ''} disabled={disabled} onChange={(e) => onChange(empty(e.target.value))} />,
   richText: ({ id, value, onChange, disabled }: WidgetProps) => <RichTextEditor id={id} value={value ?? ''} disabled={disabled} onChange={onChange} />,
+  file: FileWidget,
   reference: function ReferenceWidget({ id, value, onChange, disabled, options }: WidgetProps) {
     const model = useModel();
     const target = model.entities.find((e) => e.id === options.target);
