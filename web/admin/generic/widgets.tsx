@@ -1,10 +1,20 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ComponentProps } from 'react';
 import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, WidgetProps, FieldTemplateProps, ObjectFieldTemplateProps } from '@rjsf/utils';
 import { Input, Textarea } from '../../ui/input.js';
 import { Switch } from '../../ui/switch.js';
 import { LocalizedInput } from '../../ui/localized-input.js';
 import { DateTimePicker } from '../../ui/date-time-picker.js';
-import { RichTextEditor } from '../../ui/rich-text.js';
+import { Skeleton } from '../../ui/skeleton.js';
+
+// the editor (TipTap, ProseMirror) is the admin's largest piece: loaded when a form first needs it
+const LazyEditor = lazy(() => import('../../ui/rich-text.js').then((m) => ({ default: m.RichTextEditor })));
+function RichTextEditor(props: ComponentProps<typeof LazyEditor>) {
+  return (
+    <Suspense fallback={<Skeleton className="h-24 w-full" />}>
+      <LazyEditor {...props} />
+    </Suspense>
+  );
+}
 import { AdminSelectInput } from './select-input.js';
 import { FileWidget } from './file-widget.js';
 import { useModel } from '../model.js';
