@@ -6,7 +6,7 @@ import { loadGenerated } from './generated.js';
 import { createApp } from './app.js';
 import { ensureDefaults, isEmpty, seed } from './seed.js';
 import type { Plugin } from './plugin.js';
-import { mountWeb, type WebMode } from './web.js';
+import { mountWeb, type StorefrontRenderer, type WebMode } from './web.js';
 
 export interface StartOptions {
   config: Config;
@@ -46,7 +46,7 @@ export async function prepare(opts: StartOptions) {
 
 export async function startServer(opts: StartOptions): Promise<Running & { seeded: number }> {
   const prepared = await prepare(opts);
-  const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off');
+  const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off', prepared.ctx.services.storefront as StorefrontRenderer | undefined);
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: prepared.app.fetch, port: opts.config.port, hostname: process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
   });

@@ -1,19 +1,57 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type WebMode = 'built' | 'vite' | 'off';
 
-const isPage = (path: string) => !path.startsWith('/api/');
+const isServerRoute = (path: string) => path.startsWith('/api/') || path.startsWith('/files/');
+const isPage = (path: string) => !isServerRoute(path) && !path.startsWith('/admin') && !path.startsWith('/assets/');
 
 /**
  * Serves the web apps: the admin at /admin/ (a single-page app) and the storefront's client code.
  * 'built' serves web/dist (npm run build); 'vite' runs Vite's dev middleware (hot reload).
  */
-export async function mountWeb(app: Hono, root: string, mode: WebMode): Promise<() => Promise<void>> {
+export interface StorefrontRenderer {
+  render(c: Context, assets: string): Promise<Response>;
+}
+
+const VITE_PREAMBLE = `<script type="module">import RefreshRuntime from "/@react-refresh"; RefreshRuntime.injectIntoGlobalHook(window); window.$RefreshReg$ = () => {}; window.$RefreshSig$ = () => (type) => type; window.__vite_plugin_react_preamble_installed__ = true;</script>`;
+
+/** the storefront entry's script, its chunks and styles, from Vite's build manifest */
+function builtAssets(dist: string): string {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[]; imports?: string[] }>;
+  const entry = manifest['storefront/main.tsx'];
+  if (!entry) throw new Error('web/dist has no storefront entry: run `npm run build`');
+  const css = new Set<string>();
+  const preload = new Set<string>();
+  const walk = (key: string) => {
+    const chunk = manifest[key];
+    chunk?.css?.forEach((c) => css.add(c));
+    chunk?.imports?.forEach((i) => {
+      if (manifest[i] && !preload.has(manifest[i].file)) {
+        preload.add(manifest[i].file);
+        walk(i);
+      }
+    });
+  };
+  walk('storefront/main.tsx');
+  return [
+    ...[...css].map((c) => `<link rel="stylesheet" href="/${c}">`),
+    ...[...preload].map((f) => `<link rel="modulepreload" href="/${f}">`),
+    `<script type="module" src="/${entry.file}"></script>`,
+  ].join('\n    ');
+}
+
+/** every other GET is a storefront page, rendered on the server */
+function mountPages(app: Hono, storefront: StorefrontRenderer | undefined, assets: string) {
+  if (!storefront) return;
+  app.get('*', (c, next) => (isPage(c.req.path) ? storefront.render(c, assets) : next()));
+}
+
+export async function mountWeb(app: Hono, root: string, mode: WebMode, storefront?: StorefrontRenderer): Promise<() => Promise<void>> {
   if (mode === 'off') return async () => undefined;
   app.get('/admin', (c) => c.redirect('/admin/', 301));
   if (mode === 'built') {
@@ -26,12 +64,13 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode): Promise<
     });
     app.use('/assets/*', serveStatic({ root: dist }));
     app.get('/admin/*', (c) => c.html(adminHtml, 200, { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }));
+    mountPages(app, storefront, builtAssets(dist));
     return async () => undefined;
   }
   const { createServer } = await import('vite');
   const vite = await createServer({ configFile: join(root, 'web', 'vite.config.ts'), server: { middlewareMode: true, hmr: { port: Number(process.env.VITE_HMR_PORT ?? 24678) } }, appType: 'custom' });
   app.use('*', async (c, next) => {
-    if (!isPage(c.req.path)) return next();
+    if (isServerRoute(c.req.path)) return next();
     const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse } | undefined;
     if (!env?.incoming) return next();
     const handled = await new Promise<boolean>((resolve) => {
@@ -49,5 +88,6 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode): Promise<
     }
     return next();
   });
+  mountPages(app, storefront, `${VITE_PREAMBLE}\n    <script type="module" src="/@vite/client"></script>\n    <script type="module" src="/storefront/main.tsx"></script>`);
   return () => vite.close();
 }

@@ -7,7 +7,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /**
  * One build, two apps with their own entries: the admin back office (/admin/) and the storefront's
- * client code. Shared libraries land in shared chunks; neither app loads the other's code.
+ * client code (the server renders storefront pages and links this entry into them). Shared libraries land in shared chunks; neither app loads the other's code.
  */
 export default defineConfig({
   root: here('.'),
@@ -17,9 +17,11 @@ export default defineConfig({
     outDir: here('./dist'),
     emptyOutDir: true,
     reportCompressedSize: true,
+    // the server reads it to link the storefront's script and styles into rendered pages
+    manifest: true,
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
-      input: { admin: here('./admin/index.html'), storefront: here('./storefront/index.html') },
+      input: { admin: here('./admin/index.html'), storefront: here('./storefront/main.tsx') },
     },
   },
 });

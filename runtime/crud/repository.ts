@@ -25,12 +25,32 @@ const MATCHABLE = new Set(['text', 'enum', 'integer', 'number', 'boolean', 'date
  */
 export class Repository {
   private columnsCache = new Map<string, Record<string, Drizzle>>();
+  private listeners = new Set<(entityId: string) => void>();
   private byIdCache = new Map<string, { db: Drizzle; query: Drizzle }>();
 
   constructor(
     readonly database: Database,
     readonly model: Model,
   ) {}
+
+  /**
+   * Called with the entity id after every write through the repository (the page cache and
+   * revalidation listen). Inside a caller's transaction it fires before that transaction commits.
+   */
+  onChange(listener: (entityId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(entity: Entity) {
+    for (const l of this.listeners) {
+      try {
+        l(entity.id);
+      } catch {
+        /* a listener's failure is not the write's */
+      }
+    }
+  }
 
   table(entity: Entity): Drizzle {
     return this.database.tables[entity.id];
@@ -144,6 +164,7 @@ export class Repository {
     await this.checkReferences(tx, entity, data, prefix);
     const at = now();
     const [row] = await tx.insert(this.table(entity)).values({ ...data, id, createdAt: at, updatedAt: at }).returning(this.columns(entity));
+    this.changed(entity);
     return row;
   }
 
@@ -154,6 +175,7 @@ export class Repository {
     await this.fill(tx, entity, data, 'update');
     await this.checkReferences(tx, entity, data, prefix);
     const [row] = await tx.update(this.table(entity)).set({ ...data, updatedAt: now() }).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
+    this.changed(entity);
     return row;
   }
 
@@ -162,6 +184,9 @@ export class Repository {
       this.database.transaction(async (tx) => {
         await this.getOrThrow(entity, id, tx);
         const [row] = await tx.delete(this.table(entity)).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
+        // cascades reach the relations that point at this entity
+        this.changed(entity);
+        for (const e of this.model.entities) if (e.fields.some((f) => f.kind === 'reference' && f.target === entity.id)) this.changed(e);
         return row;
       }),
     );

@@ -1,16 +1,15 @@
-import { createRoot } from 'react-dom/client';
+import { hydrateRoot } from 'react-dom/client';
 import '../styles.css';
+import { PageView, type PageData } from './page.js';
+import { StorefrontShell } from './shell.js';
+import { registerPluginVariants } from '../../plugins/web.js';
 
-/** the storefront's client entry; pages are server-rendered and hydrated once the storefront issue lands */
-function Storefront() {
-  return (
-    <main className="mx-auto max-w-7xl p-8">
-      <h1 className="text-2xl font-semibold">Storefront</h1>
-      <p className="mt-2 text-slate-600">
-        The admin is at <a className="underline" href="/admin/">/admin/</a>.
-      </p>
-    </main>
-  );
-}
+registerPluginVariants();
 
-createRoot(document.getElementById('root')!).render(<Storefront />);
+const data = JSON.parse(document.getElementById('__PAGE__')!.textContent!) as PageData;
+hydrateRoot(
+  document.getElementById('root')!,
+  <StorefrontShell>
+    <PageView data={data} />
+  </StorefrontShell>,
+);

@@ -1,0 +1,109 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Entity } from '../../../engine/model.js';
+import type { PluginContext } from '../../../runtime/plugin.js';
+import { expand } from '../../../runtime/crud/expand.js';
+import type { Block, PageData } from '../../../web/storefront/page.js';
+import type { Expanded } from '../../../web/storefront/context.js';
+import type { Resolved } from './pages.js';
+
+type Row = Record<string, unknown> & { id: string };
+
+const META_FIELDS: Record<string, string> = {
+  description: 'description', keywords: 'keywords', author: 'author', viewport: 'viewport',
+  opengraphTitle: 'og:title', opengraphDescription: 'og:description', opengraphUrl: 'og:url', opengraphType: 'og:type',
+  opengraphSiteName: 'og:site_name', opengraphLocale: 'og:locale',
+  twitterCard: 'twitter:card', twitterSite: 'twitter:site', twitterCreator: 'twitter:creator', twitterTitle: 'twitter:title',
+  twitterDescription: 'twitter:description', twitterUrl: 'twitter:url', twitterDomain: 'twitter:domain', twitterAppCountry: 'twitter:app:country',
+};
+
+/**
+ * A resolved page's data: layouts → their widgets and the page's own → external widgets → each
+ * module's widget rows, expanded with their relations. Queries are batched per entity (one per
+ * relation and level), never one per widget. `read` collects every entity read, for the page cache.
+ */
+export async function assemble(ctx: PluginContext, resolved: Resolved, language: string, url: string): Promise<{ data: PageData; read: Set<string> }> {
+  const read = new Set<string>();
+  const db = ctx.database.db;
+  const table = (id: string) => {
+    read.add(id);
+    return ctx.database.tables[id];
+  };
+  const cols = (id: string) => ctx.repo.columns(ctx.model.byId[id]);
+  const { page } = resolved;
+  read.add('host/page');
+
+  const ptl = table('host/pages-to-layouts');
+  const layoutLinks: Row[] = await db.select(cols('host/pages-to-layouts')).from(ptl).where(eq(ptl.pageId, page.id)).orderBy(asc(ptl.orderIndex), asc(ptl.createdAt));
+  const ltw = table('host/layouts-to-widgets');
+  const layoutWidgets: Row[] = layoutLinks.length
+    ? await db.select(cols('host/layouts-to-widgets')).from(ltw).where(inArray(ltw.layoutId, layoutLinks.map((l) => l.layoutId as string))).orderBy(asc(ltw.orderIndex), asc(ltw.createdAt))
+    : [];
+  const layoutOrder = new Map(layoutLinks.map((l, i) => [l.layoutId as string, i]));
+  layoutWidgets.sort((a, b) => layoutOrder.get(a.layoutId as string)! - layoutOrder.get(b.layoutId as string)! || (a.orderIndex as number) - (b.orderIndex as number));
+  const ptw = table('host/pages-to-widgets');
+  const pageWidgets: Row[] = await db.select(cols('host/pages-to-widgets')).from(ptw).where(eq(ptw.pageId, page.id)).orderBy(asc(ptw.orderIndex), asc(ptw.createdAt));
+
+  const hostWidgetIds = [...new Set([...layoutWidgets, ...pageWidgets].map((w) => w.widgetId as string))];
+  const wte = table('host/widgets-to-external-widgets');
+  const externals: Row[] = hostWidgetIds.length
+    ? await db.select(cols('host/widgets-to-external-widgets')).from(wte).where(inArray(wte.widgetId, hostWidgetIds)).orderBy(asc(wte.orderIndex), asc(wte.createdAt))
+    : [];
+
+  // one query per module for its widget rows, then their relations, batched
+  const rowsByModule = new Map<string, Map<string, Row>>();
+  const byModule = new Map<string, string[]>();
+  for (const x of externals) (byModule.get(x.externalModule as string) ?? byModule.set(x.externalModule as string, []).get(x.externalModule as string)!).push(x.externalWidgetId as string);
+  for (const [module, ids] of byModule) {
+    const entity: Entity | undefined = ctx.model.byId[`${module}/widget`];
+    if (!entity || entity.access !== 'public') continue;
+    const t = table(entity.id);
+    const rows: Row[] = await db.select(ctx.repo.columns(entity)).from(t).where(inArray(t.id, [...new Set(ids)]));
+    await expand(ctx.repo, db, entity, rows, 4, (e) => read.add(e.id));
+    rowsByModule.set(module, new Map(rows.map((r) => [r.id, r])));
+  }
+  const blocksOf = (links: Row[]): Block[] =>
+    links.flatMap((link) =>
+      externals
+        .filter((x) => x.widgetId === link.widgetId)
+        .map((x) => ({ id: `${link.id}:${x.id}`, module: x.externalModule as string, widget: rowsByModule.get(x.externalModule as string)?.get(x.externalWidgetId as string) as Expanded }))
+        .filter((b) => b.widget),
+    );
+
+  const params: Record<string, Expanded> = {};
+  for (const [key, row] of Object.entries(resolved.params)) {
+    const [module, name] = key.split('.');
+    const entity = ctx.model.byId[`${module}/${name}`];
+    await expand(ctx.repo, db, entity, [row], 3, (e) => read.add(e.id));
+    params[key] = row as Expanded;
+  }
+
+  // site-wide metadata (variant 'primary'), then the page's own over it
+  const mt = table('host/metadata');
+  const [site]: Row[] = await db.select(cols('host/metadata')).from(mt).where(eq(mt.variant, 'primary')).orderBy(asc(mt.createdAt)).limit(1);
+  const ptm = table('host/pages-to-metadata');
+  const own: Row[] = await db.select(cols('host/metadata')).from(mt).innerJoin(ptm, eq(ptm.metadataId, mt.id)).where(eq(ptm.pageId, page.id)).orderBy(asc(ptm.orderIndex));
+  const meta: Record<string, string> = {};
+  let siteTitle = '';
+  for (const m of [site, ...own].filter(Boolean)) {
+    if (m === site) siteTitle = (m.title as string) ?? '';
+    for (const [field, name] of Object.entries(META_FIELDS)) if (typeof m[field] === 'string' && m[field]) meta[name] = m[field] as string;
+  }
+  const pageTitle = (page.title as string) || 'Page';
+  const title = siteTitle && siteTitle !== pageTitle && page.url !== '/' ? `${pageTitle} | ${siteTitle}` : siteTitle || pageTitle;
+  if (typeof page.description === 'string' && page.description && page.description !== 'Description') meta.description ??= page.description;
+  meta['og:title'] ??= title;
+  if (meta.description) meta['og:description'] ??= meta.description;
+  meta['og:locale'] ??= language === 'ru' ? 'ru_RU' : 'en_US';
+  meta['og:url'] ??= `${ctx.config.publicUrl}${language === ctx.model.defaultLanguage ? '' : '/' + language}${url === '/' ? '' : url}` || '/';
+
+  const isBefore = (w: Row) => w.variant !== 'additional';
+  const data: PageData = {
+    context: { language, languages: ctx.model.languages, defaultLanguage: ctx.model.defaultLanguage, url, params },
+    title,
+    meta,
+    before: blocksOf(layoutWidgets.filter(isBefore)),
+    content: blocksOf(pageWidgets),
+    after: blocksOf(layoutWidgets.filter((w) => !isBefore(w))),
+  };
+  return { data, read };
+}

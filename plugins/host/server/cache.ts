@@ -1,0 +1,33 @@
+/** rendered pages by language and url, each with the entities it read; a change to one of them drops it */
+export class PageCache {
+  private pages = new Map<string, { html: string; read: Set<string> }>();
+
+  constructor(private max = 1000) {}
+
+  get(key: string) {
+    return this.pages.get(key)?.html;
+  }
+
+  set(key: string, html: string, read: Set<string>) {
+    if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value!);
+    this.pages.set(key, { html, read });
+  }
+
+  /** drops every page that read the entity */
+  changed(entityId: string) {
+    for (const [key, page] of this.pages) if (page.read.has(entityId)) this.pages.delete(key);
+  }
+
+  /** drops one page (every language), or with layout every page under the path */
+  revalidate(path: string, layout: boolean) {
+    const clean = '/' + path.split('/').filter(Boolean).join('/');
+    for (const key of this.pages.keys()) {
+      const url = key.slice(key.indexOf(':') + 1);
+      if (url === clean || (layout && (clean === '/' || url.startsWith(clean + '/')))) this.pages.delete(key);
+    }
+  }
+
+  get size() {
+    return this.pages.size;
+  }
+}

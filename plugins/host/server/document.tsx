@@ -1,0 +1,46 @@
+import { renderToString } from 'react-dom/server';
+import { PageView, type PageData } from '../../../web/storefront/page.js';
+import { StorefrontShell } from '../../../web/storefront/shell.js';
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** JSON inside a <script>: nothing in it can close the tag or start a comment */
+const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** the whole HTML document of a storefront page: head metadata, server-rendered body, data to hydrate from */
+export function renderDocument(data: PageData, assets: string): string {
+  const body = renderToString(
+    <StorefrontShell>
+      <PageView data={data} />
+    </StorefrontShell>,
+  );
+  const metas = Object.entries(data.meta)
+    .filter(([name]) => name !== 'viewport')
+    .map(([name, content]) => (name.startsWith('og:') ? `<meta property="${escapeHtml(name)}" content="${escapeHtml(content)}">` : `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`))
+    .join('\n    ');
+  const alternates = data.context.languages
+    .map((l) => `<link rel="alternate" hreflang="${l}" href="${l === data.context.defaultLanguage ? '' : '/' + l}${data.context.url === '/' && l !== data.context.defaultLanguage ? '' : data.context.url}">`)
+    .join('\n    ');
+  return `<!doctype html>
+<html lang="${escapeHtml(data.context.language)}">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="${escapeHtml(data.meta.viewport ?? 'width=device-width, initial-scale=1')}">
+    <title>${escapeHtml(data.title)}</title>
+    ${metas}
+    ${alternates}
+    <link rel="icon" href="data:,">
+    ${assets}
+  </head>
+  <body>
+    <div id="root">${body}</div>
+    <script id="__PAGE__" type="application/json">${scriptJson(data)}</script>
+  </body>
+</html>`;
+}
+
+/** the last screen: when even the error page cannot be drawn (spec §8 global error screen) */
+export function errorDocument(message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Error</title></head>
+<body style="font-family:system-ui,sans-serif;display:flex;min-height:100vh;align-items:center;justify-content:center;margin:0">
+<main style="text-align:center"><p>${escapeHtml(message)}</p><button onclick="location.reload()" style="padding:.5rem 1rem;border-radius:.375rem;border:1px solid #cbd5e1;background:#fff;cursor:pointer">Reload</button></main></body></html>`;
+}

@@ -1,0 +1,94 @@
+import { eq, inArray, asc } from 'drizzle-orm';
+import type { Entity } from '../../../engine/model.js';
+import type { PluginContext } from '../../../runtime/plugin.js';
+
+type Row = Record<string, unknown> & { id: string };
+
+/** '/blog/articles/x' → ['blog', 'articles', 'x']; '/' → [] */
+export const segmentsOf = (url: string) => url.split('?')[0].split('/').filter(Boolean);
+
+export interface Placeholder {
+  token: string;
+  /** 'blog.article' */
+  key: string;
+  entity: Entity;
+  field: string;
+}
+
+/**
+ * The entity segments a page url may hold: '[<module>.<entity>.<field>]' for every public entity's
+ * unique text field (slugs). Known up front, so that resolving a url is a lookup on the unique url
+ * index, not a scan of the pages.
+ */
+export function placeholders(ctx: PluginContext): Placeholder[] {
+  return ctx.model.entities.flatMap((e) =>
+    e.access !== 'public'
+      ? []
+      : e.fields.filter((f) => f.unique && f.kind === 'text' && !f.secret).map((f) => ({ token: `[${e.module}.${e.name}.${f.name}]`, key: `${e.module}.${e.name}`, entity: e, field: f.name })),
+  );
+}
+
+export interface Resolved {
+  page: Row;
+  /** rows the entity segments name, by '<module>.<entity>' */
+  params: Record<string, Row>;
+  /** the value of each entity segment, by its placeholder without brackets ('blog.article.slug') */
+  values: Record<string, string>;
+}
+
+/**
+ * The page for a url: an exact match, else a page whose url has one entity segment where the
+ * request has a value that names an existing row (e.g. /blog/articles/[blog.article.slug]).
+ * Every candidate url goes into one IN query on the unique url index; the row is one lookup on
+ * its unique field.
+ */
+export async function findByUrl(ctx: PluginContext, rawUrl: string): Promise<Resolved | undefined> {
+  const url = '/' + segmentsOf(rawUrl).join('/');
+  const pageEntity = ctx.model.byId['host/page'];
+  const t = ctx.database.tables['host/page'];
+  const cols = ctx.repo.columns(pageEntity);
+  const segments = segmentsOf(url);
+  const marks = placeholders(ctx);
+  const candidates = new Map<string, { index: number; mark: Placeholder } | null>([[url, null]]);
+  segments.forEach((_, index) => {
+    for (const mark of marks) {
+      const s = [...segments];
+      s[index] = mark.token;
+      candidates.set('/' + s.join('/'), { index, mark });
+    }
+  });
+  const pages: Row[] = await ctx.database.db.select(cols).from(t).where(inArray(t.url, [...candidates.keys()]));
+  const exact = pages.find((p) => p.url === url);
+  if (exact) return { page: exact, params: {}, values: {} };
+  for (const page of pages) {
+    const c = candidates.get(page.url as string);
+    if (!c) continue;
+    const et = ctx.database.tables[c.mark.entity.id];
+    const [row] = await ctx.database.db.select(ctx.repo.columns(c.mark.entity)).from(et).where(eq(et[c.mark.field], segments[c.index])).limit(1);
+    if (row) return { page, params: { [c.mark.key]: row }, values: { [c.mark.token.slice(1, -1)]: segments[c.index] } };
+  }
+  return undefined;
+}
+
+/** every url the site answers: pages, with each entity segment filled in by every row's value */
+export async function allUrls(ctx: PluginContext): Promise<{ url: string; segments: string[] }[]> {
+  const t = ctx.database.tables['host/page'];
+  const pages: { url: string }[] = await ctx.database.db.select({ url: t.url }).from(t).orderBy(asc(t.url));
+  const marks = placeholders(ctx);
+  const out: string[] = [];
+  for (const { url } of pages) {
+    const segs = segmentsOf(url);
+    const i = segs.findIndex((s) => s.startsWith('['));
+    const mark = i >= 0 ? marks.find((m) => m.token === segs[i]) : undefined;
+    if (i < 0) {
+      out.push(url);
+      continue;
+    }
+    if (!mark) continue;
+    const et = ctx.database.tables[mark.entity.id];
+    const values: Record<string, string>[] = await ctx.database.db.select({ v: et[mark.field] }).from(et).orderBy(asc(et[mark.field]));
+    for (const { v } of values) out.push('/' + segs.map((s, j) => (j === i ? v : s)).join('/'));
+  }
+  return out.map((url) => ({ url, segments: segmentsOf(url) }));
+}
+

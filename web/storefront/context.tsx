@@ -1,0 +1,76 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { lookup } from '../registry.js';
+
+/** a row as a page receives it: its fields plus, per relation it owns, the relation rows with their far end attached */
+export type Expanded = Record<string, unknown> & { id: string; variant: string };
+
+/** what every storefront component knows about the page it is on */
+export interface PageContext {
+  /** the page's language ('en', 'ru', …) */
+  language: string;
+  languages: string[];
+  defaultLanguage: string;
+  /** the requested path without the language prefix, e.g. /blog/articles/hello */
+  url: string;
+  /** rows named by the url's entity segments, e.g. params['blog.article'] for /blog/articles/[blog.article.slug] */
+  params: Record<string, Expanded>;
+}
+
+const Ctx = createContext<PageContext>({ language: 'en', languages: ['en'], defaultLanguage: 'en', url: '/', params: {} });
+
+export function PageProvider({ value, children }: { value: PageContext; children: ReactNode }) {
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export const usePage = () => useContext(Ctx);
+
+/** a language map in the page's language, falling back to the default language, then to any */
+export function pick(map: unknown, page: Pick<PageContext, 'language' | 'defaultLanguage'>): string {
+  if (typeof map === 'string') return map;
+  if (!map || typeof map !== 'object') return '';
+  const m = map as Record<string, string>;
+  return m[page.language] || m[page.defaultLanguage] || Object.values(m).find(Boolean) || '';
+}
+
+/** `t(row.title)`: pick() bound to the current page */
+export function useT() {
+  const page = usePage();
+  return (map: unknown) => pick(map, page);
+}
+
+/** external: contains ':' or starts with http (spec §2); these open in a new tab from buttons */
+export const isExternal = (url: string) => url.includes(':') || url.startsWith('http');
+
+/** internal links get the language prefix unless they already have one */
+export function localizedHref(url: string, page: Pick<PageContext, 'language' | 'languages' | 'defaultLanguage'>): string {
+  if (!url || isExternal(url) || url.startsWith('#')) return url;
+  const path = url.startsWith('/') ? url : `/${url}`;
+  const first = path.split('/')[1];
+  if (page.languages.includes(first)) return path;
+  return page.language === page.defaultLanguage ? path : `/${page.language}${path === '/' ? '' : path}`;
+}
+
+export function useHref() {
+  const page = usePage();
+  return (url: string) => localizedHref(url, page);
+}
+
+/** the relation rows of an expanded row, in orderIndex order, e.g. related(widget, 'widgetsToSliders') */
+export function related(row: Expanded | undefined, relation: string): Expanded[] {
+  const list = row?.[relation];
+  return Array.isArray(list) ? (list as Expanded[]) : [];
+}
+
+/** the far ends of a relation, e.g. targets(widget, 'widgetsToSliders', 'slider') */
+export function targets(row: Expanded | undefined, relation: string, end: string): Expanded[] {
+  return related(row, relation).map((r) => r[end] as Expanded).filter(Boolean);
+}
+
+/**
+ * Renders a row through the registry by '<module>/<entity>/<row.variant>'; an unknown variant
+ * renders nothing (spec §8).
+ */
+export function Variant({ module, entity, row, variant }: { module: string; entity: string; row: Expanded; variant?: string }) {
+  const Component = lookup(module, entity, variant ?? row.variant);
+  return Component ? <Component row={row} /> : null;
+}
