@@ -1,0 +1,97 @@
+import { createElement, Fragment, type ReactNode } from 'react';
+import type { JSONContent } from '@tiptap/react';
+import { cn } from './cn.js';
+
+const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
+const MAX_DEPTH = 64;
+
+/** element styles for rendered rich text (both the editor and the view) */
+export const PROSE = 'space-y-2 break-words [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:text-2xl [&_h2]:font-bold [&_h3]:text-xl [&_h3]:font-semibold [&_h4]:text-lg [&_h4]:font-semibold [&_h5]:font-semibold [&_h6]:text-sm [&_h6]:font-semibold [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:list-decimal [&_ol]:pl-6 [&_blockquote]:border-l-4 [&_blockquote]:border-slate-300 [&_blockquote]:pl-4 [&_pre]:overflow-x-auto [&_pre]:rounded [&_pre]:bg-slate-100 [&_pre]:p-3 [&_code]:font-mono [&_code]:text-[0.9em] [&_a]:text-blue-700 [&_a]:underline [&_hr]:border-slate-300';
+
+/** http(s), mailto, or a relative url starting with a single '/' ('//host' is another site) */
+export const isSafeHref = (href: unknown): href is string => typeof href === 'string' && /^(?:https?:\/\/|mailto:|\/(?![/\\]))/i.test(href);
+
+const EMPTY_DOC: JSONContent = { type: 'doc', content: [{ type: 'paragraph' }] };
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const kids = (node: Record<string, unknown>): unknown[] => (Array.isArray(node.content) ? node.content : []);
+
+/** a doc of paragraphs holding the text as plain text, one per line */
+export function textToDoc(text: string): JSONContent {
+  if (text === '') return EMPTY_DOC;
+  return { type: 'doc', content: text.split(/\r?\n/).map((line) => (line ? { type: 'paragraph', content: [{ type: 'text', text: line }] } : { type: 'paragraph' })) };
+}
+
+/** a stored value (JSON of a TipTap doc) as a doc; invalid JSON, non-doc JSON or plain text become paragraphs */
+export function parseRichText(value: string | null | undefined): JSONContent {
+  if (!value) return EMPTY_DOC;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (isObj(parsed) && parsed.type === 'doc' && (parsed.content === undefined || Array.isArray(parsed.content))) return parsed as JSONContent;
+  } catch {
+    /* not JSON: plain text */
+  }
+  return textToDoc(value);
+}
+
+/** the text of a node; blocks are separated by newlines */
+export function plainText(node: unknown, depth = 0): string {
+  if (!isObj(node) || depth > MAX_DEPTH) return '';
+  if (typeof node.text === 'string') return node.text;
+  if (node.type === 'hardBreak') return '\n';
+  const children = kids(node);
+  const inline = children.some((c) => isObj(c) && (typeof c.text === 'string' || c.type === 'hardBreak'));
+  return children.map((c) => plainText(c, depth + 1)).join(inline ? '' : '\n');
+}
+
+/** text with its marks, from the allow-list; an unknown mark or an unsafe link leaves the text plain */
+function withMarks(text: string, marks: unknown): ReactNode {
+  if (!Array.isArray(marks)) return text;
+  return marks.reduceRight<ReactNode>((inner, mark) => {
+    if (!isObj(mark)) return inner;
+    if (mark.type === 'bold') return <strong>{inner}</strong>;
+    if (mark.type === 'italic') return <em>{inner}</em>;
+    if (mark.type === 'strike') return <s>{inner}</s>;
+    if (mark.type === 'code') return <code>{inner}</code>;
+    const href = isObj(mark.attrs) ? mark.attrs.href : undefined;
+    if (mark.type === 'link' && isSafeHref(href)) {
+      return /^https?:/i.test(href) ? <a href={href} target="_blank" rel="noopener noreferrer">{inner}</a> : <a href={href}>{inner}</a>;
+    }
+    return inner;
+  }, text);
+}
+
+function renderNode(node: unknown, key: number, depth: number): ReactNode {
+  if (!isObj(node) || depth > MAX_DEPTH) return null;
+  const children = () => kids(node).map((c, i) => renderNode(c, i, depth + 1));
+  const attrs = isObj(node.attrs) ? node.attrs : {};
+  switch (node.type) {
+    case 'text':
+      return typeof node.text === 'string' ? <Fragment key={key}>{withMarks(node.text, node.marks)}</Fragment> : null;
+    case 'doc': return <Fragment key={key}>{children()}</Fragment>;
+    case 'paragraph': return <p key={key}>{children()}</p>;
+    case 'heading': {
+      const level = attrs.level;
+      return createElement(typeof level === 'number' && HEADING_LEVELS.includes(level as 1) ? `h${level}` : 'p', { key }, children());
+    }
+    case 'bulletList': return <ul key={key}>{children()}</ul>;
+    case 'orderedList': {
+      const start = Number.isInteger(attrs.start) ? (attrs.start as number) : undefined;
+      return <ol key={key} start={start}>{children()}</ol>;
+    }
+    case 'listItem': return <li key={key}>{children()}</li>;
+    case 'blockquote': return <blockquote key={key}>{children()}</blockquote>;
+    case 'codeBlock': return <pre key={key}><code>{children()}</code></pre>;
+    case 'hardBreak': return <br key={key} />;
+    case 'horizontalRule': return <hr key={key} />;
+    default: {
+      const text = plainText(node, depth);
+      return text ? <Fragment key={key}>{text}</Fragment> : null;
+    }
+  }
+}
+
+/** renders a stored value through an allow-list of node and mark types, never as HTML */
+export function RichTextView({ value, className }: { value: string | null | undefined; className?: string }) {
+  return <div className={cn(PROSE, className)}>{renderNode(parseRichText(value), 0, 0)}</div>;
+}
+
