@@ -1,4 +1,6 @@
 import type { Plugin } from '../runtime/plugin.js';
+import { blog } from './blog/server/index.js';
+import { crm } from './crm/server/index.js';
 import { ecommerce } from './ecommerce/server/index.js';
 import { fileStorage } from './file-storage/server/index.js';
 import { host } from './host/server/index.js';
@@ -6,4 +8,4 @@ import { notification } from './notification/server/index.js';
 import { rbac } from './rbac/server/index.js';
 
 /** every module's plugin; the server takes this list and nothing else knows a module by name */
-export const plugins: Plugin[] = [notification, ecommerce, fileStorage, host, rbac];
+export const plugins: Plugin[] = [notification, ecommerce, blog, crm, fileStorage, host, rbac];

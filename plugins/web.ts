@@ -1,6 +1,17 @@
 import { registerRbacWeb } from './rbac/web/index.js';
+import { registerBlogWeb } from './blog/web/index.js';
+import { registerStartupWeb } from './startup/web/index.js';
+import { registerCrmWeb } from './crm/web/index.js';
+import { registerSocialWeb } from './social/web/index.js';
 
-/** every module's web variants, registered into web/registry before an app renders */
+let done = false;
+/** every module's web variants, registered into web/registry before an app renders (once) */
 export function registerPluginVariants() {
+  if (done) return;
+  done = true;
   registerRbacWeb();
+  registerBlogWeb();
+  registerStartupWeb();
+  registerCrmWeb();
+  registerSocialWeb();
 }

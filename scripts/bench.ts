@@ -327,6 +327,18 @@ function report() {
 /* ------------------------------------------------------------------- main */
 
 let cleaning: Promise<void> | undefined;
+/** the demo home page: from the page cache, and rendered each time (a session cookie skips the cache) */
+async function benchPages(dir: string) {
+  log('pages: starting the demo site (npm run build must have built web/dist)');
+  const path = join(dir, 'pages.db');
+  const app = await startChild('pages app', { DATABASE_URL: `file:${path}`, RBAC_SECRET_KEY: secret, RBAC_JWT_SECRET: jwtSecret, BENCH_PAGES: '1' });
+  const home = await fetch(`${app.base}/`);
+  if (home.status !== 200) throw new Error(`the home page answered ${home.status}`);
+  await measure('sqlite', 'page / (cached)', app.base, () => ({ method: 'GET', path: '/' }));
+  await measure('sqlite', 'page / (rendered)', app.base, () => ({ method: 'GET', path: '/', headers: { cookie: 'rbac.subject.jwt=bench' } }));
+  await app.close();
+}
+
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const c of cleanups.reverse()) {
@@ -353,6 +365,7 @@ try {
   cleanups.push({ name: dir, run: () => rmSync(dir, { recursive: true, force: true }) });
   const sqlitePath = join(dir, 'bench.db');
   await benchDatabase('sqlite', `file:${sqlitePath}`, sqlitePath);
+  await benchPages(dir);
 
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (adminUrl) await benchDatabase('postgres', await createPgDatabase(adminUrl));

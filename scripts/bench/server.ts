@@ -37,7 +37,9 @@ function shutdown(code = 0) {
 async function startApp(): Promise<number> {
   // the parent sets DATABASE_URL and random secrets (RBAC_SECRET_KEY, RBAC_JWT_SECRET) in our environment
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: '0' });
-  const running = await startServer({ config, root: ROOT, plugins, seed: false });
+  // BENCH_PAGES: the demo site with the built web apps, for the page benchmarks
+  const pages = process.env.BENCH_PAGES === '1';
+  const running = await startServer({ config, root: ROOT, plugins, seed: pages, web: pages ? 'built' : 'off' });
   close = () => running.close();
   return running.port;
 }

@@ -38,6 +38,7 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
       identityRoutes(app, deps(ctx));
     },
     defaults: seedFile(new URL('../defaults.json', import.meta.url)),
+    seed: seedFile(new URL('../seed.json', import.meta.url)),
   };
 }
 

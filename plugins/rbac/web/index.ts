@@ -1,7 +1,31 @@
 import { register } from '../../../web/registry.js';
 import { LoginForm } from './login-form.js';
+import { AccountMenu } from './account-menu.js';
+import { IdentitySettings } from './identity-settings.js';
+import { ForgotPassword, Registration, ResetPassword } from './password-screens.js';
+import { LoginWidget, SelectMethod } from './sign-in.js';
+import { DefaultWidget, Logout, SubjectOverview } from './subject.js';
+
+export { LoginForm } from './login-form.js';
+export { Authorized, isAuthorized } from './authorized.js';
+export { REFRESH_KEY, shortAddress, useSubject, type Me, type Identity, type SubjectStatus } from './session.js';
+
+/** the rbac widget's screens by variant (schemas/rbac/widget.json) */
+export const RBAC_WIDGET_VARIANTS = {
+  default: DefaultWidget,
+  'select-method': SelectMethod,
+  login: LoginWidget,
+  registration: Registration,
+  'forgot-password': ForgotPassword,
+  'reset-password': ResetPassword,
+  logout: Logout,
+  'account-menu': AccountMenu,
+  'identity-settings': IdentitySettings,
+  'subject-overview': SubjectOverview,
+} as const;
 
 /** the rbac module's web variants */
 export function registerRbacWeb() {
   register('rbac/subject/login-form', LoginForm);
+  for (const [variant, component] of Object.entries(RBAC_WIDGET_VARIANTS)) register(`rbac/widget/${variant}`, component);
 }

@@ -1,47 +1,83 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../web/ui/button.js';
-import { Input } from '../../../web/ui/input.js';
-import { createHttp, ApiError } from '../../../runtime/client/index.js';
+import { cn } from '../../../web/ui/cn.js';
+import { ApiError } from '../../../runtime/client/index.js';
+import { AUTH, http, storeRefresh, type SignedIn } from './session.js';
+import { Field, FormAlert, Link, checkEmail, checkPassword, useAction } from './ui.js';
 
-export const REFRESH_KEY = 'rbac.subject.refresh';
-const http = createHttp({ baseUrl: '' });
+export { REFRESH_KEY } from './session.js';
+
+export interface LoginFormProps {
+  /** called after the refresh token is stored and the session cookie set */
+  onSignedIn?: (session: SignedIn) => void;
+  /** the form's heading and accessible name */
+  title?: string;
+  /** inside a widget card: no card chrome and no heading of its own */
+  embedded?: boolean;
+  /** shows a 'Forgot password?' link next to Password */
+  forgotPasswordHref?: string;
+  /** shows a 'Sign up' link under the button */
+  signUpHref?: string;
+}
 
 /**
  * The rbac module's email and password sign-in: Email, Password, Login. On success the session
- * cookie is set by the server and the refresh token is kept in local storage (spec §4).
+ * cookie is set by the server and the refresh token is kept in local storage (spec §4). The admin
+ * uses it as 'rbac/subject/login-form' with { title, onSignedIn }.
  */
-export function LoginForm({ onSignedIn, title = 'Sign in' }: { onSignedIn?: () => void; title?: string }) {
+export function LoginForm({ onSignedIn, title = 'Sign in', embedded = false, forgotPasswordHref, signUpHref }: LoginFormProps) {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<{ login?: string; password?: string }>({});
+  const action = useAction();
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setPending(true);
-    setError(undefined);
-    try {
-      const r = await http.request<{ refresh: string }>('POST', '/api/rbac/subjects/authentication/email-and-password/authentication', { data: { login, password } });
-      localStorage.setItem(REFRESH_KEY, r.refresh);
-      onSignedIn?.();
-    } catch (err) {
-      setError(err instanceof ApiError && err.status === 401 ? 'Invalid login or password' : (err as Error).message);
-    } finally {
-      setPending(false);
-    }
+    const found = { login: checkEmail(login), password: checkPassword(password) };
+    setErrors(found);
+    if (found.login || found.password) return;
+    await action.run(async () => {
+      try {
+        const r = await http.request<SignedIn>('POST', `${AUTH}/email-and-password/authentication`, { data: { login: login.trim(), password } });
+        storeRefresh(r.refresh);
+        onSignedIn?.(r);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) throw new Error('Invalid login or password');
+        throw err;
+      }
+    });
   };
+
   return (
-    <form onSubmit={submit} className="flex w-full max-w-sm flex-col gap-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" aria-label={title}>
-      <h1 className="text-xl font-semibold">{title}</h1>
-      <label className="flex flex-col gap-1 text-sm font-medium">
-        Email
-        <Input type="email" name="email" autoComplete="username" required value={login} onChange={(e) => setLogin(e.target.value)} />
-      </label>
-      <label className="flex flex-col gap-1 text-sm font-medium">
-        Password
-        <Input type="password" name="password" autoComplete="current-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
-      </label>
-      {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
-      <Button type="submit" variant="primary" disabled={pending}>{pending ? 'Loading...' : 'Login'}</Button>
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label={title}
+      className={cn('flex w-full flex-col gap-4', !embedded && 'max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm')}
+    >
+      {!embedded && <h1 className="text-xl font-semibold">{title}</h1>}
+      <Field label="Email" type="email" name="email" autoComplete="username" required value={login} error={errors.login} onChange={(e) => setLogin(e.target.value)} />
+      <Field
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        minLength={8}
+        value={password}
+        error={errors.password}
+        onChange={(e) => setPassword(e.target.value)}
+        aside={forgotPasswordHref && <Link to={forgotPasswordHref} className="text-sm font-normal">Forgot password?</Link>}
+      />
+      <FormAlert>{action.error}</FormAlert>
+      <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
+        {action.pending ? 'Loading...' : 'Login'}
+      </Button>
+      {signUpHref && (
+        <p className="text-center text-sm text-slate-600">
+          Don&apos;t have an account? <Link to={signUpHref}>Sign up</Link>
+        </p>
+      )}
     </form>
   );
 }

@@ -1,0 +1,72 @@
+import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
+import { ArticleBody, ArticleCard, ArticleColumn, ArticleFiles, ArticleHeading, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow } from './parts.js';
+
+/** 'article-list-default': the widget's title and subtitle, then its articles as cards */
+export function ArticleListDefault({ row }: { row: Expanded }) {
+  const t = useT();
+  const articles = targets(row, 'widgetsToArticles', 'article');
+  return (
+    <Section row={row}>
+      <SectionHeader row={row} />
+      <CardGrid label={t(row.title) || 'Articles'}>
+        {articles.map((a) => (
+          <GridItem key={a.id}>
+            <ArticleCard article={a} />
+          </GridItem>
+        ))}
+      </CardGrid>
+    </Section>
+  );
+}
+
+/** the article an overview shows: the page's (params['blog.article']) or the widget's first */
+export const useArticle = (row: Expanded) => usePageRow('blog.article', row, 'widgetsToArticles', 'article');
+
+/** 'article-overview-default': one article in full */
+export function ArticleOverviewDefault({ row }: { row: Expanded }) {
+  const article = useArticle(row);
+  if (!article) return null;
+  return (
+    <ArticleColumn row={row}>
+      <ArticleHeading article={article} />
+      <ArticleBody article={article} />
+      <ArticleFiles article={article} />
+    </ArticleColumn>
+  );
+}
+
+/** a product an article mentions, as a card titled by the product's title */
+function ProductCard({ product }: { product: Expanded }) {
+  const t = useT();
+  return (
+    <article className="group flex h-full flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md">
+      <h3 className="text-lg font-semibold text-slate-900">{t(product.title) || String(product.slug ?? '')}</h3>
+      {t(product.shortDescription) && <p className="mt-2 flex-1 text-slate-600">{t(product.shortDescription)}</p>}
+      {typeof product.slug === 'string' && product.slug && <MoreLink to={`/ecommerce/products/${product.slug}`}>View product</MoreLink>}
+    </article>
+  );
+}
+
+/** 'article-overview-ecommerce-module-product-list-default': the article, then the products it links to */
+export function ArticleOverviewProductList({ row }: { row: Expanded }) {
+  const article = useArticle(row);
+  if (!article) return null;
+  const products = targets(article, 'articlesToEcommerceModuleProducts', 'ecommerceModuleProduct');
+  return (
+    <>
+      <ArticleOverviewDefault row={row} />
+      {products.length > 0 && (
+        <Section row={{ ...row, className: undefined }} className="border-t border-slate-200 bg-slate-50">
+          <h2 className="mb-8 text-2xl font-bold tracking-tight text-slate-900">Related products</h2>
+          <CardGrid label="Related products">
+            {products.map((p) => (
+              <GridItem key={p.id}>
+                <ProductCard product={p} />
+              </GridItem>
+            ))}
+          </CardGrid>
+        </Section>
+      )}
+    </>
+  );
+}

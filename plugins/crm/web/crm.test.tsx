@@ -1,0 +1,155 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { renderToString } from 'react-dom/server';
+import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
+import { registerCrmWeb } from './index.js';
+
+const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
+vi.mock('sonner', () => ({ toast }));
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  toast.success.mockReset();
+  toast.error.mockReset();
+});
+beforeAll(registerCrmWeb);
+
+const FORM_ID = '9c000000-0000-4000-8000-000000000101';
+let n = 0;
+const input = (fields: Record<string, unknown>): Expanded => ({ id: `i${++n}`, variant: 'default', slug: `input-${n}`, type: 'default', isRequired: false, ...fields });
+const option = (value: string, en: string) => ({ id: `o-${value}`, variant: 'default', option: { id: `opt-${value}`, variant: 'default', value, title: { en, ru: en.toUpperCase() } } });
+
+const contactInputs = [
+  input({ type: 'text', variant: 'text-default', name: 'name', isRequired: true, label: { en: 'Your name', ru: 'Ваше имя' }, placeholder: { en: 'Jane Doe', ru: 'Анна' } }),
+  input({ type: 'email', variant: 'text-default', name: 'email', isRequired: true, label: { en: 'Email', ru: 'Почта' } }),
+  input({ type: 'textarea', variant: 'textarea-default', name: 'message', title: { en: 'Message', ru: 'Сообщение' } }),
+];
+const form = (inputs: Expanded[] = contactInputs): Expanded => ({
+  id: FORM_ID, variant: 'default', title: { en: 'Contact us', ru: 'Свяжитесь с нами' }, subtitle: { en: 'We answer fast' },
+  description: { en: JSON.stringify({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'No spam, ever.' }] }] }) },
+  formsToInputs: inputs.map((i, k) => ({ id: `fi${k}`, variant: 'default', input: i })),
+});
+const widget = (variant: string, inputs?: Expanded[]): Expanded => ({
+  id: 'w1', variant, title: { en: 'Have a project in mind?', ru: 'Есть идея?' }, widgetsToForms: [{ id: 'wf', variant: 'default', form: form(inputs) }],
+});
+const page = (language = 'en'): PageContext => ({ language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params: {} });
+const show = (row: Expanded, p = page()) => render(<PageProvider value={p}><Variant module="crm" entity="widget" row={row} /></PageProvider>);
+
+describe('crm form list', () => {
+  it('draws the widget text, the form text and the inputs by their type, with labels and required flags', () => {
+    show(widget('form-list-default'));
+    expect(screen.getByRole('heading', { level: 2, name: 'Have a project in mind?' })).toBeTruthy();
+    const f = screen.getByRole('form', { name: 'Contact us' });
+    expect(within(f).getByText('We answer fast')).toBeTruthy();
+    expect(within(f).getByText('No spam, ever.')).toBeTruthy();
+    const name = screen.getByLabelText(/Your name/) as HTMLInputElement;
+    expect([name.type, name.name, name.required, name.placeholder]).toEqual(['text', 'name', true, 'Jane Doe']);
+    const email = screen.getByLabelText(/Email/) as HTMLInputElement;
+    expect([email.type, email.required]).toEqual(['email', true]);
+    const message = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    expect([message.tagName, message.required]).toEqual(['TEXTAREA', false]);
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeTruthy();
+  });
+
+  it('speaks the page language', () => {
+    show(widget('form-list-wide'), page('ru'));
+    expect(screen.getByRole('heading', { level: 2, name: 'Есть идея?' })).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Свяжитесь с нами' })).toBeTruthy();
+    expect((screen.getByLabelText(/Ваше имя/) as HTMLInputElement).placeholder).toBe('Анна');
+    expect(screen.getByLabelText('Сообщение')).toBeTruthy();
+  });
+
+  it('the wide variant puts the text and the forms in two columns on large screens', () => {
+    const { container } = show(widget('form-list-wide'));
+    expect(container.querySelector('.lg\\:grid-cols-2')).toBeTruthy();
+  });
+
+  it('number, select, radio, checkbox and unknown types', () => {
+    show(widget('form-list-default', [
+      input({ type: 'number', variant: 'number-default', name: 'pages', label: { en: 'Pages' } }),
+      input({ type: 'select', name: 'plan', label: { en: 'Plan' }, placeholder: { en: 'Choose a plan' }, inputsToOptions: [option('landing', 'Landing'), option('shop', 'Shop')] }),
+      input({ type: 'radio', name: 'when', label: { en: 'When' }, inputsToOptions: [option('now', 'Now'), option('later', 'Later')] }),
+      input({ type: 'checkbox', name: 'extras', label: { en: 'Extras' }, inputsToOptions: [option('seo', 'SEO'), option('hosting', 'Hosting')] }),
+      input({ type: 'checkbox', name: 'consent', label: { en: 'I agree' }, isRequired: true }),
+      input({ type: 'date', name: 'deadline', label: { en: 'Deadline' } }),
+      input({ type: 'weird', name: 'x' }),
+    ]));
+    expect((screen.getByLabelText('Pages') as HTMLInputElement).type).toBe('number');
+    const plan = screen.getByLabelText('Plan') as HTMLSelectElement;
+    expect([...plan.options].map((o) => [o.value, o.text])).toEqual([['', 'Choose a plan'], ['landing', 'Landing'], ['shop', 'Shop']]);
+    const when = screen.getByRole('group', { name: 'When' });
+    expect(within(when).getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual(['now', 'later']);
+    expect(within(screen.getByRole('group', { name: 'Extras' })).getAllByRole('checkbox')).toHaveLength(2);
+    expect((screen.getByRole('checkbox', { name: /I agree/ }) as HTMLInputElement).required).toBe(true);
+    expect((screen.getByLabelText('Deadline') as HTMLInputElement).type).toBe('date');
+    expect(screen.getByText('Unknown input type')).toBeTruthy();
+  });
+
+  it('server markup posts to the requests address, so a form sent before hydration still arrives', () => {
+    const html = renderToString(<PageProvider value={page()}><Variant module="crm" entity="widget" row={widget('form-list-default')} /></PageProvider>);
+    expect(html).toContain(`action="/api/crm/forms/${FORM_ID}/requests"`);
+    expect(html).toContain('method="post"');
+  });
+});
+
+describe('crm form submission', () => {
+  const answer = (status: number, body: unknown) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const fetch = vi.fn(async (..._args: unknown[]) => {
+      await gate;
+      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    });
+    vi.stubGlobal('fetch', fetch);
+    return { fetch, release };
+  };
+
+  it('posts {data: fields} with credentials, shows Sending... meanwhile, then a toast and an empty form', async () => {
+    const user = userEvent.setup();
+    const { fetch, release } = answer(201, { data: { id: 'r1' } });
+    show(widget('form-list-default'));
+    await user.type(screen.getByLabelText(/Your name/), 'Ada');
+    await user.type(screen.getByLabelText(/Email/), 'ada@example.com');
+    await user.type(screen.getByLabelText('Message'), 'Need a shop');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const pending = await screen.findByRole('button', { name: 'Sending...' });
+    expect((pending as HTMLButtonElement).disabled).toBe(true);
+    const [url, init] = fetch.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe(`/api/crm/forms/${FORM_ID}/requests`);
+    expect(init.method).toBe('POST');
+    expect(init.credentials).toBe('include');
+    expect(JSON.parse(String(init.body))).toEqual({ data: { name: 'Ada', email: 'ada@example.com', message: 'Need a shop' } });
+    release();
+    await screen.findByRole('button', { name: 'Submit' });
+    expect(toast.success).toHaveBeenCalledWith('Form submitted successfully');
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('an error answer becomes an error toast with the message, and the values stay', async () => {
+    const user = userEvent.setup();
+    const { release } = answer(400, { message: 'email is required', status: 400, cause: [{ field: 'email', message: 'email is required' }] });
+    release();
+    show(widget('form-list-default', [contactInputs[0]]));
+    await user.type(screen.getByLabelText(/Your name/), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await vi.waitFor(() => expect(toast.error).toHaveBeenCalled());
+    expect(toast.error.mock.calls[0][0]).toContain('email is required');
+    expect(toast.success).not.toHaveBeenCalled();
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe('Ada');
+  });
+
+  it('a checkbox group sends its checked values joined', async () => {
+    const user = userEvent.setup();
+    const { fetch, release } = answer(201, { data: { id: 'r2' } });
+    release();
+    show(widget('form-list-default', [input({ type: 'checkbox', name: 'extras', label: { en: 'Extras' }, inputsToOptions: [option('seo', 'SEO'), option('hosting', 'Hosting'), option('logo', 'Logo')] })]));
+    await user.click(screen.getByRole('checkbox', { name: 'SEO' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Logo' }));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalled());
+    expect(JSON.parse(String((fetch.mock.calls[0] as [string, RequestInit])[1].body))).toEqual({ data: { extras: 'seo, logo' } });
+  });
+});

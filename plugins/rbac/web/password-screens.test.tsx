@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { ForgotPassword, Registration, ResetPassword } from './password-screens.js';
+import { Logout } from './subject.js';
+import { REFRESH_KEY, browser } from './session.js';
+import { fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
+
+const BASE = '/api/rbac/subjects/authentication';
+let go: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  localStorage.clear();
+  go = vi.spyOn(browser, 'go').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('registration', () => {
+  it('creates the account, stores the refresh token and goes home', async () => {
+    const api = mockFetch({ [`POST ${BASE}/email-and-password/registration`]: { status: 201, body: { data: { jwt: 'j', refresh: 'r.9' } } } });
+    const user = userEvent.setup();
+    renderPage(<Registration row={widgetRow('registration', { title: { en: 'Create an account' } })} />, { language: 'ru' });
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/select-method');
+    await user.type(screen.getByLabelText('Email'), 'new@example.com');
+    await user.type(screen.getByLabelText('Password'), 'long-enough');
+    await user.click(screen.getByRole('button', { name: 'Create an account' }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/ru'));
+    expect(localStorage.getItem(REFRESH_KEY)).toBe('r.9');
+    expect(api.calls[0]!.data).toEqual({ login: 'new@example.com', password: 'long-enough' });
+  });
+
+  it('shows the conflict message', async () => {
+    mockFetch({ [`POST ${BASE}/email-and-password/registration`]: fail(409, 'An account with this email already exists') });
+    const user = userEvent.setup();
+    renderPage(<Registration row={widgetRow('registration')} />);
+    await user.type(screen.getByLabelText('Email'), 'taken@example.com');
+    await user.type(screen.getByLabelText('Password'), 'long-enough');
+    await user.keyboard('{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toBe('An account with this email already exists');
+    expect(go).not.toHaveBeenCalled();
+  });
+});
+
+describe('forgot password', () => {
+  it("sends the email and toasts 'Reset link sent'", async () => {
+    const api = mockFetch({ [`POST ${BASE}/email-and-password/forgot-password`]: ok({ message: 'Reset link sent' }) });
+    const user = userEvent.setup();
+    renderPage(<ForgotPassword row={widgetRow('forgot-password')} />);
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByText('Reset link sent')).toBeTruthy();
+    expect(api.calls[0]!.data).toEqual({ email: 'ada@example.com' });
+  });
+});
+
+describe('reset password', () => {
+  it("reads the code from ?code=, resets, toasts and goes to the sign-in page", async () => {
+    window.history.replaceState(null, '', '/rbac/subject/authentication/email-and-password/reset-password?code=abc%2B123');
+    const api = mockFetch({ [`POST ${BASE}/email-and-password/reset-password`]: ok({ message: 'Password reset successfully' }) });
+    const user = userEvent.setup();
+    renderPage(<ResetPassword row={widgetRow('reset-password')} />);
+    await user.type(screen.getByLabelText('New password'), 'brand-new-pass');
+    await user.type(screen.getByLabelText('Confirm new password'), 'brand-new-pass');
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Password reset successfully')).toBeTruthy();
+    expect(api.calls[0]!.data).toEqual({ code: 'abc+123', password: 'brand-new-pass', passwordConfirmation: 'brand-new-pass' });
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/rbac/subject/authentication/email-and-password/authentication'), { timeout: 3000 });
+  });
+
+  it('without a code explains and does not submit', async () => {
+    const api = mockFetch({});
+    renderPage(<ResetPassword row={widgetRow('reset-password')} />);
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reset password' })).toHaveProperty('disabled', true);
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('refuses different passwords', async () => {
+    window.history.replaceState(null, '', '/?code=abc');
+    const api = mockFetch({});
+    const user = userEvent.setup();
+    renderPage(<ResetPassword row={widgetRow('reset-password')} />);
+    await user.type(screen.getByLabelText('New password'), 'brand-new-pass');
+    await user.type(screen.getByLabelText('Confirm new password'), 'other-new-pass');
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The passwords do not match');
+    expect(api.calls).toHaveLength(0);
+  });
+});
+
+describe('logout screen', () => {
+  it('has a hidden body, logs out with the refresh token, forgets it and goes home', async () => {
+    localStorage.setItem(REFRESH_KEY, 'r.5');
+    const api = mockFetch({ [`POST ${BASE}/logout`]: ok({ loggedOut: true }) });
+    const { container } = renderPage(<Logout row={widgetRow('logout')} />, { language: 'ru' });
+    expect((container.querySelector('[data-rbac-logout]') as HTMLElement).hidden).toBe(true);
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/ru'));
+    expect(api.calls).toHaveLength(1);
+    expect(api.calls[0]!.data).toEqual({ refresh: 'r.5' });
+    expect(api.calls[0]!.init.credentials).toBe('include');
+    expect(localStorage.getItem(REFRESH_KEY)).toBeNull();
+  });
+});

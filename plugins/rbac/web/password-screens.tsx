@@ -1,0 +1,130 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../web/ui/button.js';
+import { useHref, type Expanded } from '../../../web/storefront/context.js';
+import { AUTH, ROUTES, browser, http, storeRefresh, type SignedIn } from './session.js';
+import { Field, FormAlert, Link, WidgetCard, checkEmail, checkPassword, useAction } from './ui.js';
+
+/** how long the reset screen lets its toast be read before going to the sign-in page */
+export const RESET_REDIRECT_MS = 1500;
+
+/** 'rbac/widget/registration': Email, Password, 'Create an account'; success signs in and goes home */
+export function Registration({ row }: { row: Expanded }) {
+  const href = useHref();
+  const [login, setLogin] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ login?: string; password?: string }>({});
+  const action = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = { login: checkEmail(login), password: checkPassword(password) };
+    setErrors(found);
+    if (found.login || found.password) return;
+    await action.run(async () => {
+      const r = await http.request<SignedIn>('POST', `${AUTH}/email-and-password/registration`, { data: { login: login.trim(), password } });
+      storeRefresh(r.refresh);
+      browser.go(href('/'));
+    });
+  };
+  return (
+    <WidgetCard row={row} fallbackTitle="Create an account" footer={<>Already have an account? <Link to={ROUTES.selectMethod}>Sign in</Link></>}>
+      <form onSubmit={submit} noValidate aria-label="Registration" className="flex flex-col gap-4">
+        <Field label="Email" type="email" name="email" autoComplete="email" required value={login} error={errors.login} onChange={(e) => setLogin(e.target.value)} />
+        <Field label="Password" type="password" name="password" autoComplete="new-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
+        <FormAlert>{action.error}</FormAlert>
+        <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
+          {action.pending ? 'Creating account...' : 'Create an account'}
+        </Button>
+      </form>
+    </WidgetCard>
+  );
+}
+
+/** 'rbac/widget/forgot-password': one email field; the answer is the same whether or not the account exists */
+export function ForgotPassword({ row }: { row: Expanded }) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string>();
+  const [sent, setSent] = useState(false);
+  const action = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = checkEmail(email);
+    setError(found);
+    if (found) return;
+    await action.run(async () => {
+      await http.request('POST', `${AUTH}/email-and-password/forgot-password`, { data: { email: email.trim() } });
+      toast.success('Reset link sent');
+      setSent(true);
+    });
+  };
+  return (
+    <WidgetCard row={row} fallbackTitle="Forgot password" footer={<>Remembered it? <Link to={ROUTES.selectMethod}>Sign in</Link></>}>
+      <form onSubmit={submit} noValidate aria-label="Forgot password" className="flex flex-col gap-4">
+        <Field label="Email" type="email" name="email" autoComplete="email" required value={email} error={error} onChange={(e) => setEmail(e.target.value)} />
+        <FormAlert>{action.error}</FormAlert>
+        {sent && (
+          <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+            If an account uses this email, a link to choose a new password is on its way. It works for one hour.
+          </p>
+        )}
+        <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
+          {action.pending ? 'Sending...' : 'Send reset link'}
+        </Button>
+      </form>
+    </WidgetCard>
+  );
+}
+
+/** 'rbac/widget/reset-password': the new password twice; the code comes from the link's ?code= */
+export function ResetPassword({ row }: { row: Expanded }) {
+  const href = useHref();
+  // read in an effect: the server render has no location
+  const [code, setCode] = useState<string | null>();
+  const [password, setPassword] = useState('');
+  const [passwordConfirmation, setPasswordConfirmation] = useState('');
+  const [errors, setErrors] = useState<{ password?: string; passwordConfirmation?: string }>({});
+  const [done, setDone] = useState(false);
+  const action = useAction();
+  useEffect(() => setCode(new URLSearchParams(window.location.search).get('code')), []);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!code || done) return;
+    const found = {
+      password: checkPassword(password),
+      passwordConfirmation: checkPassword(passwordConfirmation) ?? (passwordConfirmation !== password ? 'The passwords do not match' : undefined),
+    };
+    setErrors(found);
+    if (found.password || found.passwordConfirmation) return;
+    await action.run(async () => {
+      await http.request('POST', `${AUTH}/email-and-password/reset-password`, { data: { code, password, passwordConfirmation } });
+      toast.success('Password reset successfully');
+      setDone(true);
+      setTimeout(() => browser.go(href(ROUTES.login)), RESET_REDIRECT_MS);
+    });
+  };
+  return (
+    <WidgetCard row={row} fallbackTitle="Reset password" footer={<Link to={ROUTES.forgotPassword}>Request a new link</Link>}>
+      <form onSubmit={submit} noValidate aria-label="Reset password" className="flex flex-col gap-4">
+        <Field label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
+        <Field
+          label="Confirm new password"
+          name="passwordConfirmation"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={passwordConfirmation}
+          error={errors.passwordConfirmation}
+          onChange={(e) => setPasswordConfirmation(e.target.value)}
+        />
+        {code === null && <FormAlert>This page needs the link from the reset email: request a new one if it has expired.</FormAlert>}
+        <FormAlert>{action.error}</FormAlert>
+        {done && <p role="status" className="text-sm text-green-700">Your password is changed. Taking you to sign in...</p>}
+        <Button type="submit" variant="primary" disabled={!code || done || action.pending} aria-busy={action.pending}>
+          {action.pending ? 'Resetting...' : 'Reset password'}
+        </Button>
+      </form>
+    </WidgetCard>
+  );
+}

@@ -1,0 +1,85 @@
+import type { ReactNode } from 'react';
+import { vi } from 'vitest';
+import { render } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Toaster } from 'sonner';
+import { PageProvider, type Expanded } from '../../../web/storefront/context.js';
+import type { Me } from './session.js';
+
+/** test helpers for the rbac screens (not a test file itself) */
+
+export interface Call {
+  method: string;
+  path: string;
+  url: string;
+  init: RequestInit;
+  /** the JSON body's data, or the multipart 'data' part parsed */
+  data: unknown;
+}
+type Answer = { status?: number; body?: unknown } | ((call: Call) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>);
+
+/**
+ * Stubs fetch with answers keyed 'METHOD /path' (no query string); unknown routes answer 404.
+ * A list of answers is used in turn (the last one repeats).
+ */
+export function mockFetch(routes: Record<string, Answer | Answer[]>) {
+  const calls: Call[] = [];
+  const used: Record<string, number> = {};
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const path = url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]!;
+    const method = (init.method ?? 'GET').toUpperCase();
+    let data: unknown;
+    if (typeof init.body === 'string') data = JSON.parse(init.body).data;
+    else if (init.body instanceof FormData) data = JSON.parse(String(init.body.get('data')));
+    const call = { method, path, url, init, data };
+    calls.push(call);
+    const key = `${method} ${path}`;
+    const entry = routes[key];
+    const list = Array.isArray(entry) ? entry : entry ? [entry] : [];
+    const i = Math.min(used[key] ?? 0, list.length - 1);
+    used[key] = (used[key] ?? 0) + 1;
+    const answer = list[i];
+    const a = typeof answer === 'function' ? await answer(call) : answer ?? { status: 404, body: { message: `No route ${key}` } };
+    const status = a.status ?? 200;
+    return new Response(JSON.stringify(a.body ?? {}), { status, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fn);
+  return { fn, calls, find: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path) };
+}
+
+export const ok = (data: unknown) => ({ status: 200, body: { data } });
+export const fail = (status: number, message: string) => ({ status, body: { message, status } });
+
+export const ME: Me = {
+  id: '11111111-1111-4111-8111-111111111111',
+  slug: 'ada-lovelace',
+  isAdmin: false,
+  identities: [
+    { id: '22222222-2222-4222-8222-222222222222', provider: 'email_and_password', account: 'ada@example.com', email: 'ada@example.com' },
+    { id: '33333333-3333-4333-8333-333333333333', provider: 'ethereum_virtual_machine', account: '0xAbCdEf0123456789aBcDeF0123456789AbCd1234', email: null },
+  ],
+  roles: [{ id: '44444444-4444-4444-8444-444444444444', slug: 'member', title: 'Member' }],
+};
+
+export const widgetRow = (variant: string, extra: Record<string, unknown> = {}): Expanded => ({
+  id: '9d000000-0000-4000-8000-000000000099',
+  variant,
+  title: { en: 'Sign in', ru: 'Вход' },
+  subtitle: { en: 'Welcome back', ru: 'С возвращением' },
+  description: { en: 'Use your email or wallet', ru: 'Почта или кошелёк' },
+  ...extra,
+});
+
+/** renders inside the page context, a fresh query client and a Toaster, as the storefront mounts them */
+export function renderPage(ui: ReactNode, { language = 'en' }: { language?: string } = {}) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <PageProvider value={{ language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params: {} }}>
+        {ui}
+        <Toaster />
+      </PageProvider>
+    </QueryClientProvider>,
+  );
+}

@@ -1,0 +1,103 @@
+import { useCallback, useId, useRef, useState, type AnchorHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { Input } from '../../../web/ui/input.js';
+import { RichTextView, parseRichText, plainText } from '../../../web/ui/rich-text-view.js';
+import { cn } from '../../../web/ui/cn.js';
+import { BUTTON_VARIANTS } from '../../../web/ui/button.js';
+import { useHref, useT, type Expanded } from '../../../web/storefront/context.js';
+import { messageOf } from './session.js';
+
+export const PASSWORD_MIN = 8;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** client-side checks (spec §5); the server checks again */
+export const checkEmail = (v: string) => (EMAIL_RE.test(v.trim()) ? undefined : 'Enter a valid email address');
+export const checkPassword = (v: string) => (v.length >= PASSWORD_MIN ? undefined : `Use at least ${PASSWORD_MIN} characters`);
+
+/** a labelled input; its error is announced (role=alert) and described on the input */
+export function Field({ label, error, aside, className, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; aside?: ReactNode }) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={cn('flex flex-col gap-1.5', className)}>
+      <div className="flex items-center justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-medium text-slate-800">{label}</label>
+        {aside}
+      </div>
+      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...props} />
+      {error && <p id={errorId} role="alert" className="text-sm text-red-600">{error}</p>}
+    </div>
+  );
+}
+
+/** a form-level error */
+export function FormAlert({ children }: { children?: ReactNode }) {
+  if (!children) return null;
+  return <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">{children}</p>;
+}
+
+/** an internal link with the language prefix */
+export function Link({ to, className, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
+  const href = useHref();
+  return <a href={href(to)} className={cn('font-medium text-blue-700 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600', className)} {...props} />;
+}
+
+/** an internal link that looks like a Button */
+export function ButtonLink({ to, variant = 'default', className, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; variant?: keyof typeof BUTTON_VARIANTS }) {
+  const href = useHref();
+  return (
+    <a
+      href={href(to)}
+      className={cn('inline-flex h-10 items-center justify-center gap-2 rounded-md px-4 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600', BUTTON_VARIANTS[variant], className)}
+      {...props}
+    />
+  );
+}
+
+/**
+ * One async action at a time: `run` ignores calls while pending and keeps the error's message.
+ * @example const save = useAction(); save.run(() => http.request(…))
+ */
+export function useAction() {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const busy = useRef(false);
+  const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+    if (busy.current) return undefined;
+    busy.current = true;
+    setPending(true);
+    setError(undefined);
+    try {
+      return await fn();
+    } catch (e) {
+      setError(messageOf(e));
+      return undefined;
+    } finally {
+      busy.current = false;
+      setPending(false);
+    }
+  }, []);
+  return { run, pending, error, setError };
+}
+
+export const hasText = (value: string) => plainText(parseRichText(value)).trim() !== '';
+
+/** the widget row's title, subtitle and description over the screen's content, in a centred card */
+export function WidgetCard({ row, fallbackTitle, children, footer }: { row: Expanded; fallbackTitle: string; children: ReactNode; footer?: ReactNode }) {
+  const t = useT();
+  const title = t(row.title) || fallbackTitle;
+  const subtitle = t(row.subtitle);
+  const description = t(row.description);
+  return (
+    <section className={cn('mx-auto w-full max-w-7xl px-4 py-10 lg:py-16', row.className as string | undefined)}>
+      <div className="mx-auto w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <header className="mb-6 space-y-1.5 text-center">
+          <h2 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h2>
+          {subtitle && <p className="text-sm font-medium text-slate-600">{subtitle}</p>}
+          {description && hasText(description) && <RichTextView value={description} className="text-sm text-slate-500" />}
+        </header>
+        {children}
+        {footer && <div className="mt-6 text-center text-sm text-slate-600">{footer}</div>}
+      </div>
+    </section>
+  );
+}
