@@ -6,6 +6,7 @@ import { fileStorage } from './file-storage/server/index.js';
 import { host } from './host/server/index.js';
 import { notification } from './notification/server/index.js';
 import { rbac } from './rbac/server/index.js';
+import { websiteBuilder } from './website-builder/server/index.js';
 
 /** every module's plugin; the server takes this list and nothing else knows a module by name */
-export const plugins: Plugin[] = [notification, ecommerce, blog, crm, fileStorage, host, rbac];
+export const plugins: Plugin[] = [notification, ecommerce, blog, crm, fileStorage, host, rbac, websiteBuilder];

@@ -3,6 +3,8 @@ import { registerBlogWeb } from './blog/web/index.js';
 import { registerStartupWeb } from './startup/web/index.js';
 import { registerCrmWeb } from './crm/web/index.js';
 import { registerSocialWeb } from './social/web/index.js';
+import { registerWebsiteBuilderWeb } from './website-builder/web/index.js';
+import { registerFileStorageWeb } from './file-storage/web/index.js';
 
 let done = false;
 /** every module's web variants, registered into web/registry before an app renders (once) */
@@ -14,4 +16,6 @@ export function registerPluginVariants() {
   registerStartupWeb();
   registerCrmWeb();
   registerSocialWeb();
+  registerWebsiteBuilderWeb();
+  registerFileStorageWeb();
 }

@@ -114,6 +114,8 @@ export function refreshSession(): Promise<boolean> {
  * ask again; a failed refresh removes the token and goes home; no token means not signed in.
  */
 export async function loadMe(home = '/'): Promise<Me | null> {
+  // spec §4: without a refresh token the visitor is not signed in; asking would only earn a 401
+  if (!storedRefresh()) return null;
   try {
     return await http.request<Me>('GET', `${AUTH}/me`);
   } catch (e) {

@@ -45,6 +45,10 @@ export function mockFetch(routes: Record<string, Answer | Answer[]>) {
     return new Response(JSON.stringify(a.body ?? {}), { status, headers: { 'content-type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fn);
+  // a signed-in browser always holds a refresh token (spec §4): without one the session is not asked for
+  const me = routes['GET /api/rbac/subjects/authentication/me'];
+  const first = Array.isArray(me) ? me[0] : me;
+  if (first && typeof first !== 'function' && (first.status ?? 200) === 200 && !localStorage.getItem('rbac.subject.refresh')) localStorage.setItem('rbac.subject.refresh', 'test-refresh-token');
   return { fn, calls, find: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path) };
 }
 

@@ -1,0 +1,112 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Menu, X } from 'lucide-react';
+import { targets, usePage, useHref, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { cn } from '../../../web/ui/cn.js';
+import { externalProps } from './button.js';
+import { allButtons, str } from './shared.js';
+
+/** the lg breakpoint: at and above it the links are inline and the menu closes */
+const LARGE = '(min-width: 1024px)';
+
+/** whether a link points at the page being shown (the page url has no language prefix) */
+function isCurrent(url: string, pageUrl: string): boolean {
+  if (!url || url.includes(':') || url.startsWith('#')) return false;
+  const path = url.split(/[?#]/)[0].replace(/\/+$/, '') || '/';
+  return path === (pageUrl.replace(/\/+$/, '') || '/');
+}
+
+function NavLinks({ buttons, className, linkClassName, onNavigate }: { buttons: Expanded[]; className: string; linkClassName: string; onNavigate?: () => void }) {
+  const t = useT();
+  const href = useHref();
+  const page = usePage();
+  return (
+    <ul className={className}>
+      {buttons.map((button) => {
+        const url = str(button.url);
+        const current = isCurrent(url, page.url);
+        return (
+          <li key={button.id}>
+            <a
+              href={url ? href(url) : undefined}
+              {...externalProps(url)}
+              aria-current={current ? 'page' : undefined}
+              onClick={onNavigate}
+              className={cn(linkClassName, current ? 'text-slate-900' : 'text-slate-600', str(button.className))}
+            >
+              {t(button.title)}
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * website-builder/widget 'navbar-default': a sticky header with the logotype and the buttons as
+ * links; below lg a hamburger opens a full-screen menu with the same links (Escape closes it).
+ */
+export function NavbarWidget({ row }: { row: Expanded }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const logotype = targets(row, 'widgetsToLogotypes', 'logotype')[0];
+  const buttons = allButtons(row, 'widgetsToButtonsArrays');
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    const large = window.matchMedia?.(LARGE);
+    const onResize = () => large?.matches && setOpen(false);
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    document.addEventListener('keydown', onKey);
+    large?.addEventListener?.('change', onResize);
+    return () => {
+      document.body.style.overflow = overflow;
+      document.removeEventListener('keydown', onKey);
+      large?.removeEventListener?.('change', onResize);
+    };
+  }, [open]);
+
+  return (
+    <header id={str(row.anchor) || undefined} className={cn('sticky top-0 z-50 w-full', str(row.className))}>
+      <div aria-hidden className={cn('absolute inset-0 border-b border-slate-200/80 backdrop-blur-md', open ? 'bg-white' : 'bg-white/80')} />
+      <div className="relative z-50 mx-auto flex h-16 max-w-7xl items-center justify-between gap-6 px-4">
+        {logotype ? <Variant module="website-builder" entity="logotype" row={logotype} /> : <span />}
+        {buttons.length > 0 && (
+          <nav aria-label="Main" className="hidden lg:block">
+            <NavLinks buttons={buttons} className="flex items-center gap-1" linkClassName="rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-slate-100 hover:text-slate-900" />
+          </nav>
+        )}
+        {buttons.length > 0 && (
+          <button
+            ref={toggle}
+            type="button"
+            aria-expanded={open}
+            aria-controls={menuId}
+            aria-label={open ? 'Close menu' : 'Open menu'}
+            onClick={() => setOpen((v) => !v)}
+            className="-mr-2 inline-flex h-10 w-10 items-center justify-center rounded-md text-slate-700 transition-colors hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 lg:hidden"
+          >
+            {open ? <X aria-hidden className="h-6 w-6" /> : <Menu aria-hidden className="h-6 w-6" />}
+          </button>
+        )}
+      </div>
+      {buttons.length > 0 && (
+        <nav id={menuId} hidden={!open} aria-label="Main" className="fixed inset-0 z-40 overflow-y-auto bg-white px-4 pb-10 pt-20 lg:hidden">
+          <NavLinks
+            buttons={buttons}
+            onNavigate={() => setOpen(false)}
+            className="mx-auto flex max-w-7xl flex-col divide-y divide-slate-100"
+            linkClassName="block py-4 text-2xl font-semibold tracking-tight transition-colors hover:text-indigo-600"
+          />
+        </nav>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,79 @@
+import { isExternal, targets, useHref, useT, type Expanded } from '../../../web/storefront/context.js';
+import { cn } from '../../../web/ui/cn.js';
+import { RichTextView } from '../../../web/ui/rich-text-view.js';
+import { ButtonsArrays, FileItems, Placeholder, hasRichText, str } from './shared.js';
+
+const filesOf = (row: Expanded) => targets(row, 'slidesToFileStorageModuleFiles', 'fileStorageModuleFile');
+
+/** a link over the whole slide (under its buttons), when the slide has a url */
+function StretchedLink({ row, label }: { row: Expanded; label: string }) {
+  const href = useHref();
+  const url = str(row.url);
+  if (!url) return null;
+  const external = isExternal(url);
+  return <a href={href(url)} aria-label={label || url} className="absolute inset-0 z-0" {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})} />;
+}
+
+/**
+ * website-builder/slide 'full-width-banner' (and 'default'): its first file (or a gradient) filling
+ * the slide, with title, subtitle and buttons over it; the whole slide links to its url if set.
+ */
+export function BannerSlide({ row }: { row: Expanded }) {
+  const t = useT();
+  const title = t(row.title);
+  const subtitle = t(row.subtitle);
+  const description = t(row.description);
+  const file = filesOf(row)[0];
+  return (
+    <div className={cn('relative h-full w-full overflow-hidden text-white', str(row.className))}>
+      {file ? (
+        <div aria-hidden className="absolute inset-0">
+          <FileItems files={[file]} container="h-full w-full" media="h-full w-full object-cover" />
+          <div className="absolute inset-0 bg-gradient-to-r from-slate-950/80 via-slate-950/50 to-slate-950/10" />
+        </div>
+      ) : (
+        <Placeholder seed={row.id} className="absolute inset-0">
+          <div className="absolute inset-0 bg-gradient-to-r from-slate-950/30 via-slate-950/10 to-transparent" />
+        </Placeholder>
+      )}
+      <StretchedLink row={row} label={title} />
+      <div className="pointer-events-none relative z-10 flex h-full items-center">
+        <div className="mx-auto w-8/12">
+          <div className="max-w-2xl">
+            {subtitle && <p className="mb-3 text-sm font-semibold uppercase tracking-widest text-white/80">{subtitle}</p>}
+            {title && <h2 className="text-balance text-3xl font-bold leading-tight tracking-tight drop-shadow-sm sm:text-4xl lg:text-6xl">{title}</h2>}
+            {hasRichText(description) && <RichTextView value={description} className="mt-4 hidden max-w-xl text-lg text-white/85 sm:block" />}
+            <ButtonsArrays row={row} relation="slidesToButtonsArrays" className="pointer-events-auto mt-6 lg:mt-8 [&_a]:shadow-lg [&_a]:shadow-slate-950/20" />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** website-builder/slide 'plain-container': a light container with title, description and buttons */
+export function PlainSlide({ row }: { row: Expanded }) {
+  const t = useT();
+  const title = t(row.title);
+  const subtitle = t(row.subtitle);
+  const description = t(row.description);
+  const file = filesOf(row)[0];
+  return (
+    <div className={cn('relative h-full w-full overflow-hidden bg-slate-50 text-slate-900', str(row.className))}>
+      <StretchedLink row={row} label={title} />
+      <div className="pointer-events-none relative z-10 mx-auto flex h-full w-8/12 items-center gap-10">
+        <div className="flex-1">
+          {subtitle && <p className="mb-2 text-sm font-semibold uppercase tracking-wider text-indigo-600">{subtitle}</p>}
+          {title && <h2 className="text-balance text-2xl font-bold tracking-tight sm:text-3xl lg:text-5xl">{title}</h2>}
+          {hasRichText(description) && <RichTextView value={description} className="mt-4 text-slate-600 lg:text-lg" />}
+          <ButtonsArrays row={row} relation="slidesToButtonsArrays" className="pointer-events-auto mt-6" />
+        </div>
+        {file && (
+          <div className="hidden h-3/4 w-2/5 overflow-hidden rounded-xl shadow-md lg:block">
+            <FileItems files={[file]} container="h-full w-full" media="h-full w-full object-cover" />
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

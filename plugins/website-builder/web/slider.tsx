@@ -1,0 +1,93 @@
+import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { cn } from '../../../web/ui/cn.js';
+import { str } from './shared.js';
+
+/** the index `step` slides away from `index`, wrapping around both ways */
+export const wrapIndex = (index: number, step: number, count: number) => (count ? (((index + step) % count) + count) % count : 0);
+
+/** pixels a touch must travel to count as a swipe */
+const SWIPE = 40;
+const EDGE = 'group absolute inset-y-0 z-20 flex w-2/12 items-center text-white focus-visible:outline-none';
+const EDGE_ICON =
+  'grid h-11 w-11 place-items-center rounded-full bg-black/25 opacity-70 ring-1 ring-white/30 backdrop-blur-sm transition group-hover:bg-black/40 group-hover:opacity-100 group-focus-visible:opacity-100 group-focus-visible:ring-2 group-focus-visible:ring-white';
+
+/**
+ * website-builder/slider 'default': a looping carousel. Edge zones (2/12 of the width each) go to
+ * the previous and next slide, dots pick one, arrow keys and swipes move; inactive slides are inert.
+ */
+export function Slider({ row }: { row: Expanded }) {
+  const t = useT();
+  const slides = targets(row, 'slidersToSlides', 'slide');
+  const [selected, setSelected] = useState(0);
+  const touchX = useRef<number | null>(null);
+  if (!slides.length) return null;
+  const count = slides.length;
+  const current = Math.min(selected, count - 1);
+  const go = (step: number) => setSelected((i) => wrapIndex(Math.min(i, count - 1), step, count));
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      e.preventDefault();
+      go(e.key === 'ArrowLeft' ? -1 : 1);
+    }
+  };
+  const onTouchStart = (e: TouchEvent) => {
+    touchX.current = e.touches[0]?.clientX ?? null;
+  };
+  const onTouchEnd = (e: TouchEvent) => {
+    const start = touchX.current;
+    touchX.current = null;
+    const dx = start === null ? 0 : (e.changedTouches[0]?.clientX ?? start) - start;
+    if (Math.abs(dx) > SWIPE) go(dx < 0 ? 1 : -1);
+  };
+  return (
+    <div
+      role="region"
+      aria-roledescription="carousel"
+      aria-label={t(row.title) || 'Carousel'}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      onTouchStart={onTouchStart}
+      onTouchEnd={onTouchEnd}
+      data-selected={current}
+      className={cn('relative h-[340px] w-full overflow-hidden rounded-2xl bg-slate-900 shadow-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-blue-600 lg:h-[530px]', str(row.className))}
+    >
+      {slides.map((slide, i) => (
+        <div
+          key={slide.id}
+          role="group"
+          aria-roledescription="slide"
+          aria-label={`${i + 1} of ${count}`}
+          aria-hidden={i !== current}
+          inert={i !== current}
+          className={cn('absolute inset-0 transition-all duration-700 ease-out', i === current ? 'visible scale-100 opacity-100' : 'invisible scale-[1.02] opacity-0')}
+        >
+          <Variant module="website-builder" entity="slide" row={slide} />
+        </div>
+      ))}
+      {count > 1 && (
+        <>
+          <button type="button" aria-label="Previous slide" onClick={() => go(-1)} className={cn(EDGE, 'left-0 justify-start pl-3 lg:pl-6')}>
+            <span className={EDGE_ICON}><ChevronLeft aria-hidden className="h-6 w-6" /></span>
+          </button>
+          <button type="button" aria-label="Next slide" onClick={() => go(1)} className={cn(EDGE, 'right-0 justify-end pr-3 lg:pr-6')}>
+            <span className={EDGE_ICON}><ChevronRight aria-hidden className="h-6 w-6" /></span>
+          </button>
+          <div className="absolute inset-x-0 bottom-4 z-30 flex justify-center gap-2">
+            {slides.map((slide, i) => (
+              <button
+                key={slide.id}
+                type="button"
+                aria-label={`Go to slide ${i + 1}`}
+                aria-current={i === current ? 'true' : undefined}
+                onClick={() => setSelected(i)}
+                className={cn('h-2.5 rounded-full transition-all focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white', i === current ? 'w-8 bg-white shadow-sm ring-1 ring-black/10' : 'w-2.5 bg-white/60 ring-1 ring-black/10 hover:bg-white/90')}
+              />
+            ))}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

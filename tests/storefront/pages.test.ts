@@ -1,0 +1,89 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { sqliteDatabase } from '../helpers/databases.js';
+import { startTestServer } from '../helpers/browser.js';
+
+/** server-rendered pages over HTTP: page lookup, content, metadata, languages, cache */
+describe('storefront pages', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(server.url + path, { headers });
+    return { status: res.status, html: await res.text(), cache: res.headers.get('x-page-cache'), type: res.headers.get('content-type') };
+  };
+  const article = async () => (await server.api('GET', '/api/blog/articles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=launch-week')).body.data[0];
+  beforeAll(async () => {
+    server = await startTestServer(sqliteDatabase(), { SEED: 'true' });
+  });
+  afterAll(async () => server?.close());
+
+  it('find-by-url: exact urls and urls with an entity segment', async () => {
+    expect((await server.api('GET', '/api/host/pages/find-by-url?url=/')).body.data.url).toBe('/');
+    expect((await server.api('GET', '/api/host/pages/find-by-url?url=/blog/articles/launch-week')).body.data.url).toBe('/blog/articles/[blog.article.slug]');
+    expect((await server.api('GET', '/api/host/pages/find-by-url?url=/blog/articles/no-such-article')).status).toBe(404);
+    expect((await server.api('GET', '/api/host/pages/find-by-url')).status).toBe(400);
+    const value = await server.api('GET', '/api/host/pages/url-segment-value?url=/blog/articles/launch-week&segment=[blog.article.slug]');
+    expect(value.body.data).toBe('launch-week');
+  });
+
+  it('urls: every url split into segments, entity segments filled in, / as empty', async () => {
+    const urls = (await server.api('GET', '/api/host/pages/urls')).body.data as { url: string; segments: string[] }[];
+    expect(urls).toContainEqual({ url: '/', segments: [] });
+    expect(urls).toContainEqual({ url: '/blog/articles/launch-week', segments: ['blog', 'articles', 'launch-week'] });
+    expect(urls.some((u) => u.url.includes('['))).toBe(false);
+  });
+
+  it('renders the home page on the server with its metadata and the hydration data', async () => {
+    const r = await get('/');
+    expect(r.status).toBe(200);
+    expect(r.type).toContain('text/html');
+    expect(r.html).toMatch(/<html lang="en">/);
+    expect(r.html).toContain('<title>Studio — site templates</title>');
+    expect(r.html).toContain('<meta name="description" content="Site templates, a blog and a shop, built from manifests">');
+    expect(r.html).toContain('<meta property="og:site_name" content="Studio">');
+    expect(r.html).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(r.html).toMatch(/<script type="module" src="\/assets\/[^"]+\.js"><\/script>/);
+    expect(r.html).toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+\.css">/);
+    expect(r.html).toContain('<script id="__PAGE__" type="application/json">');
+    const a = await article();
+    expect(r.html).toContain(a.title.en);
+  });
+
+  it('/ru shows the ru texts and prefixes internal links', async () => {
+    const r = await get('/ru');
+    expect(r.status).toBe(200);
+    expect(r.html).toMatch(/<html lang="ru">/);
+    expect(r.html).toContain((await article()).title.ru);
+    expect(r.html).toContain('href="/ru/blog/articles/launch-week"');
+    expect(r.html).not.toContain('href="/blog/articles/launch-week"');
+  });
+
+  it('an article page by its slug', async () => {
+    const a = await article();
+    const r = await get('/blog/articles/launch-week');
+    expect(r.status).toBe(200);
+    expect(r.html).toContain(a.title.en);
+    expect((await get('/blog/articles/no-such-article')).status).toBe(404);
+  });
+
+  it('data in the page cannot close its script tag', async () => {
+    const a = await article();
+    await server.system('PATCH', `/api/blog/articles/${a.id}`, { data: { subtitle: { en: '</script><script>alert(1)</script>' } } });
+    const r = await get('/');
+    expect(r.html).not.toContain('</script><script>alert(1)');
+    expect(r.html).toContain('\\u003c/script\\u003e');
+  });
+
+  it('caches pages for visitors, drops them when what they show changes, and on revalidation', async () => {
+    await get('/');
+    expect((await get('/')).cache).toBe('hit');
+    const a = await article();
+    await server.system('PATCH', `/api/blog/articles/${a.id}`, { data: { title: { en: 'Freshly renamed', ru: a.title.ru } } });
+    const after = await get('/');
+    expect(after.cache).toBe('miss');
+    expect(after.html).toContain('Freshly renamed');
+    expect((await get('/')).cache).toBe('hit');
+    expect((await server.api('GET', '/api/revalidation/revalidate?path=/&type=layout')).status).toBe(200);
+    expect((await get('/')).cache).toBe('miss');
+    // a request carrying a session is never answered from the cache
+    expect((await get('/', { cookie: 'rbac.subject.jwt=abc' })).cache).toBe('miss');
+  });
+});
