@@ -1,0 +1,121 @@
+import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { sqliteDatabase } from '../helpers/databases.js';
+import { hasChromium, launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
+import { resetCodeIn, startSmtp } from '../helpers/smtp.js';
+
+const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
+const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 15_000, interval: 100 });
+
+describe.skipIf(!hasChromium && !process.env.CI)('storefront in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer(sqliteDatabase(), { SEED: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'shop@example.com', ADMIN_EMAILS: 'owner@example.com' });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    // a console error or warning (hydration mismatches are reported there) fails the run
+    page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await page?.screenshot({ path: join(SCREENSHOTS, `storefront-failed-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`) });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await smtp?.close();
+  });
+
+  it('opens the home page with no console error and no hydration mismatch; screenshots at 1280 and 390 px', async () => {
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' });
+    await shown(page.getByRole('heading', { name: 'From the blog' }));
+    await page.screenshot({ path: join(SCREENSHOTS, 'home-1280.png'), fullPage: true });
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    phone.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`390: ${m.text()}`));
+    await phone.goto(server.url + '/', { waitUntil: 'networkidle' });
+    await phone.getByRole('button', { name: 'Open menu' }).click();
+    await shown(phone.getByRole('button', { name: 'Close menu' }));
+    await phone.keyboard.press('Escape');
+    await phone.screenshot({ path: join(SCREENSHOTS, 'home-390.png'), fullPage: true });
+    await phone.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('switches to /ru and shows the ru texts', async () => {
+    await page.goto(server.url + '/ru', { waitUntil: 'networkidle' });
+    await shown(page.getByRole('heading', { name: 'Блог' }));
+    expect(await page.getAttribute('html', 'lang')).toBe('ru');
+    expect(problems).toEqual([]);
+  });
+
+  it('opens an article from the list', async () => {
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' });
+    const list = page.locator('section', { has: page.getByRole('heading', { name: 'From the blog' }) });
+    await list.getByRole('link', { name: 'Read more' }).first().click();
+    await page.waitForURL(/\/blog\/articles\/[a-z0-9-]+$/);
+    const slug = page.url().split('/').pop();
+    const article = (await server.api('GET', `/api/blog/articles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=${slug}`)).body.data[0];
+    await shown(page.getByRole('heading', { level: 1, name: article.title.en }));
+  });
+
+  it('submits the contact form', async () => {
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' });
+    await page.getByLabel('Your name').fill('Ada');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Message').fill('A shop in two languages, please.');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await shown(page.getByText('Form submitted successfully'));
+    const requests = (await server.system('GET', '/api/crm/requests')).body.data;
+    expect(requests).toHaveLength(1);
+    expect(JSON.stringify(requests[0].payload)).toContain('A shop in two languages, please.');
+  });
+
+  it('registers, logs out, logs in', async () => {
+    await page.goto(server.url + '/rbac/subject/authentication/email-and-password/registration', { waitUntil: 'networkidle' });
+    await page.getByLabel('Email').fill('visitor@example.com');
+    await page.getByLabel('Password').fill('visitor-password');
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.waitForURL(server.url + '/');
+    await shown(page.getByRole('button', { name: /visitor@example\.com/ }));
+    await page.getByRole('button', { name: /visitor@example\.com/ }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await shown(page.getByRole('link', { name: 'Login' }));
+    expect(await page.evaluate(() => localStorage.getItem('rbac.subject.refresh'))).toBeNull();
+
+    await page.getByRole('link', { name: 'Login' }).click();
+    await page.waitForURL(/select-method$/);
+    await page.getByLabel('Email').fill('visitor@example.com');
+    await page.getByLabel('Password').fill('visitor-password');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.waitForURL(server.url + '/');
+    await shown(page.getByRole('button', { name: /visitor@example\.com/ }));
+  });
+
+  it('resets the password with the code from the email', async () => {
+    await page.getByRole('button', { name: /visitor@example\.com/ }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await shown(page.getByRole('link', { name: 'Login' }));
+    await page.goto(server.url + '/rbac/subject/authentication/email-and-password/forgot-password', { waitUntil: 'networkidle' });
+    await page.getByLabel('Email').fill('visitor@example.com');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await shown(page.getByText('Reset link sent'));
+    const mail = await smtp.mailTo('visitor@example.com');
+    const code = resetCodeIn(mail.raw);
+    await page.goto(`${server.url}/rbac/subject/authentication/email-and-password/reset-password?code=${encodeURIComponent(code)}`, { waitUntil: 'networkidle' });
+    await page.getByLabel('New password', { exact: true }).fill('brand-new-password');
+    await page.getByLabel(/Confirm/).fill('brand-new-password');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await shown(page.getByText('Password reset successfully'));
+    await eventually(async () => expect((await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/authentication', { data: { login: 'visitor@example.com', password: 'brand-new-password' } })).status).toBe(200));
+    expect((await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/authentication', { data: { login: 'visitor@example.com', password: 'visitor-password' } })).status).toBe(401);
+  });
+});
