@@ -5,6 +5,7 @@ import { registerCrmWeb } from './crm/web/index.js';
 import { registerSocialWeb } from './social/web/index.js';
 import { registerWebsiteBuilderWeb } from './website-builder/web/index.js';
 import { registerFileStorageWeb } from './file-storage/web/index.js';
+import { registerEcommerceWeb } from './ecommerce/web/index.js';
 
 let done = false;
 /** every module's web variants, registered into web/registry before an app renders (once) */
@@ -18,4 +19,5 @@ export function registerPluginVariants() {
   registerSocialWeb();
   registerWebsiteBuilderWeb();
   registerFileStorageWeb();
+  registerEcommerceWeb();
 }

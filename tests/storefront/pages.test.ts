@@ -64,6 +64,25 @@ describe('storefront pages', () => {
     expect((await get('/blog/articles/no-such-article')).status).toBe(404);
   });
 
+  it('the public routes of spec §2 answer with their pages', async () => {
+    const reg = await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'routes@example.com', password: 'password123' } });
+    const me = await fetch(server.url + '/api/rbac/subjects/authentication/me', { headers: { authorization: `Bearer ${reg.body.data.jwt}` } }).then((r) => r.json());
+    const product = (await server.api('GET', '/api/ecommerce/products?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=shop-template')).body.data[0];
+    const routes: [string, string?][] = [
+      ['/'], [`/ecommerce/products/shop-template`, product.title.en], ['/ecommerce/categories/templates'], ['/ecommerce/stores/main-store', 'Studio store'],
+      ['/blog/categories/news'], ['/blog/articles/launch-week'], [`/rbac/subjects/${me.data.slug}`, me.data.adminTitle], [`/rbac/subjects/${me.data.slug}/social/profile`],
+      ['/rbac/subjects/settings'], ['/rbac/subject/authentication/select-method'], ['/rbac/subject/authentication/email-and-password/forgot-password'],
+      ['/rbac/subject/authentication/email-and-password/registration'], ['/500'], ['/ru/ecommerce/products/shop-template', product.title.ru],
+    ];
+    for (const [path, text] of routes) {
+      const r = await get(path);
+      expect(r.status, path).toBe(200);
+      if (text) expect(r.html, path).toContain(text);
+    }
+    expect((await get('/ecommerce/products/no-such-product')).status).toBe(404);
+    expect((await get('/no/such/page')).html).toContain('Page not found');
+  });
+
   it('data in the page cannot close its script tag', async () => {
     const a = await article();
     await server.system('PATCH', `/api/blog/articles/${a.id}`, { data: { subtitle: { en: '</script><script>alert(1)</script>' } } });

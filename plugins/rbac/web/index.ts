@@ -4,7 +4,7 @@ import { AccountMenu } from './account-menu.js';
 import { IdentitySettings } from './identity-settings.js';
 import { ForgotPassword, Registration, ResetPassword } from './password-screens.js';
 import { LoginWidget, SelectMethod } from './sign-in.js';
-import { DefaultWidget, Logout, SubjectOverview } from './subject.js';
+import { DefaultWidget, Logout, SocialProfileOverview, SubjectOverview } from './subject.js';
 
 export { LoginForm } from './login-form.js';
 export { Authorized, isAuthorized } from './authorized.js';
@@ -22,6 +22,7 @@ export const RBAC_WIDGET_VARIANTS = {
   'account-menu': AccountMenu,
   'identity-settings': IdentitySettings,
   'subject-overview': SubjectOverview,
+  'social-profile-overview': SocialProfileOverview,
 } as const;
 
 /** the rbac module's web variants */

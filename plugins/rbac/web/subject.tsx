@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck, UserRound } from 'lucide-react';
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
-import { useHref, useT, type Expanded } from '../../../web/storefront/context.js';
+import { targets, useHref, usePage, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { ME_KEY, ROUTES, browser, logout, subjectName, useSubject, type Me } from './session.js';
 import { ButtonLink, Link } from './ui.js';
 
@@ -74,14 +74,42 @@ export function SubjectCard({ me }: { me: Me }) {
   );
 }
 
-/** 'rbac/widget/subject-overview': the signed-in subject's card */
-export function SubjectOverview({ row }: { row: Expanded }) {
-  const t = useT();
-  const { status, me } = useSubject();
-  const title = t(row.title);
+const EYEBROW = 'text-sm font-semibold uppercase tracking-wide text-blue-700';
+
+/** a subject's social profiles (subjectsToSocialModuleProfiles → socialModuleProfile) */
+export const subjectProfiles = (subject: Expanded | undefined) => targets(subject, 'subjectsToSocialModuleProfiles', 'socialModuleProfile');
+
+/** a public subject's card: name, @slug and its social profiles drawn by the social module */
+export function PublicSubject({ subject }: { subject: Expanded }) {
+  const name = String(subject.adminTitle || subject.slug || '');
+  const profiles = subjectProfiles(subject);
   return (
-    <section className={cn('mx-auto w-full max-w-7xl px-4 py-8', row.className as string | undefined)}>
-      {title && <h2 className="mb-4 text-2xl font-semibold tracking-tight">{title}</h2>}
+    <div className="space-y-6">
+      <article className="flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <Avatar name={name} className="h-16 w-16 text-2xl" />
+        <div className="min-w-0 flex-1 space-y-1">
+          <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900" title={name}>{name}</h1>
+          {typeof subject.slug === 'string' && subject.slug && <p className="truncate text-sm text-slate-500">@{subject.slug}</p>}
+        </div>
+      </article>
+      {profiles.length > 0 && (
+        <div role="list" aria-label="Profiles" className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
+          {profiles.map((p) => (
+            <div role="listitem" key={p.id}>
+              <Variant module="social" entity="profile" row={p} variant="default" />
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** the signed-in subject: a skeleton while loading, a sign-in prompt when signed out */
+function SignedInSubject() {
+  const { status, me } = useSubject();
+  return (
+    <>
       {status === 'loading' && <Skeleton className="h-28 w-full rounded-2xl" />}
       {status === 'signed-out' && (
         <p className="rounded-2xl border border-dashed border-slate-300 p-6 text-center text-slate-600">
@@ -89,6 +117,42 @@ export function SubjectOverview({ row }: { row: Expanded }) {
         </p>
       )}
       {me && <SubjectCard me={me} />}
+    </>
+  );
+}
+
+/** 'rbac/widget/subject-overview': the page's subject (params['rbac.subject'], public) or else the signed-in subject's card */
+export function SubjectOverview({ row }: { row: Expanded }) {
+  const t = useT();
+  const subject = usePage().params['rbac.subject'];
+  const title = t(row.title);
+  return (
+    <section className={cn('mx-auto w-full max-w-7xl px-4 py-8', row.className as string | undefined)}>
+      {/* a public page's h1 is the subject's name: the widget title is then only an eyebrow */}
+      {title && subject && <p className={`mb-3 ${EYEBROW}`}>{title}</p>}
+      {title && !subject && <h2 className="mb-4 text-2xl font-semibold tracking-tight">{title}</h2>}
+      {subject ? <PublicSubject subject={subject} /> : <SignedInSubject />}
     </section>
+  );
+}
+
+/** 'rbac/widget/social-profile-overview': the page subject's social profiles in full ('overview-default') */
+export function SocialProfileOverview({ row }: { row: Expanded }) {
+  const t = useT();
+  const profiles = subjectProfiles(usePage().params['rbac.subject']);
+  if (!profiles.length) return null;
+  const title = t(row.title);
+  // each profile's overview is its own full-width section
+  return (
+    <div className={cn('w-full', row.className as string | undefined)}>
+      {title && (
+        <div className="mx-auto max-w-7xl px-4 pt-8">
+          <p className={EYEBROW}>{title}</p>
+        </div>
+      )}
+      {profiles.map((p) => (
+        <Variant key={p.id} module="social" entity="profile" row={p} variant="overview-default" />
+      ))}
+    </div>
   );
 }

@@ -76,11 +76,11 @@ export const widgetRow = (variant: string, extra: Record<string, unknown> = {}):
 });
 
 /** renders inside the page context, a fresh query client and a Toaster, as the storefront mounts them */
-export function renderPage(ui: ReactNode, { language = 'en' }: { language?: string } = {}) {
+export function renderPage(ui: ReactNode, { language = 'en', params = {} }: { language?: string; params?: Record<string, Expanded> } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <PageProvider value={{ language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params: {} }}>
+      <PageProvider value={{ language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params }}>
         {ui}
         <Toaster />
       </PageProvider>

@@ -1,0 +1,139 @@
+import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
+import {
+  attributeValue, CARD, CardGrid, categoryPath, Description, GridItem, Heading, MoreLink, ProductGrid, ProductMasonry, Section, SectionHeader,
+  storePath, usePageRow,
+} from './parts.js';
+
+/** a category as a card: title, short description and 'More' */
+function CategoryCard({ category }: { category: Expanded }) {
+  const t = useT();
+  const subtitle = t(category.subtitle);
+  return (
+    <article className={CARD}>
+      <h3 className="text-xl font-semibold text-slate-900">{t(category.title) || String(category.slug ?? '')}</h3>
+      {subtitle ? <p className="mt-2 text-slate-600">{subtitle}</p> : <Description value={category.description} className="mt-2 line-clamp-4 text-base text-slate-600" />}
+      <div className="mt-auto pt-6">
+        <MoreLink to={categoryPath(category)} />
+      </div>
+    </article>
+  );
+}
+
+/** 'category-list-default': the widget's categories as cards */
+export function CategoryListDefault({ row }: { row: Expanded }) {
+  const t = useT();
+  const categories = targets(row, 'widgetsToCategories', 'category');
+  return (
+    <Section row={row}>
+      <SectionHeader row={row} />
+      <CardGrid label={t(row.title) || 'Categories'}>
+        {categories.map((c) => (
+          <GridItem key={c.id}>
+            <CategoryCard category={c} />
+          </GridItem>
+        ))}
+      </CardGrid>
+    </Section>
+  );
+}
+
+/** 'category-overview-default': the page's category or the widget's first, with its products */
+export function CategoryOverviewDefault({ row }: { row: Expanded }) {
+  const t = useT();
+  const category = usePageRow('ecommerce.category', row, 'widgetsToCategories', 'category');
+  if (!category) return null;
+  const products = targets(category, 'categoriesToProducts', 'product');
+  return (
+    <Section row={row}>
+      <Heading row={category} lead={category.subtitle} />
+      <Description value={category.description} className="mt-4 max-w-3xl" />
+      <div className="mt-10">
+        <ProductMasonry products={products} label={t(category.title) || 'Products'} />
+      </div>
+    </Section>
+  );
+}
+
+/** a store's attributes as key/value pairs (the key is the attribute's name) */
+export function StoreAttributes({ store }: { store: Expanded }) {
+  const t = useT();
+  const pairs = targets(store, 'storesToAttributes', 'attribute')
+    .map((a) => ({ id: a.id, key: String(a.adminTitle ?? a.slug ?? ''), value: attributeValue(a, t) }))
+    .filter((p) => p.key && p.value);
+  if (!pairs.length) return null;
+  return (
+    <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
+      {pairs.map((p) => (
+        <div key={p.id} className="contents">
+          <dt className="font-medium text-slate-500">{p.key}</dt>
+          <dd className="text-slate-900">{p.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** a store as a card: title, attributes, description and 'More' */
+function StoreCard({ store }: { store: Expanded }) {
+  const t = useT();
+  return (
+    <article className={CARD}>
+      <h3 className="text-xl font-semibold text-slate-900">{t(store.title) || String(store.slug ?? '')}</h3>
+      <StoreAttributes store={store} />
+      <Description value={store.description} className="mt-4 text-base text-slate-600" />
+      <div className="mt-auto pt-6">
+        <MoreLink to={storePath(store)} />
+      </div>
+    </article>
+  );
+}
+
+/** 'store-list-default': the widget's stores as cards */
+export function StoreListDefault({ row }: { row: Expanded }) {
+  const t = useT();
+  const stores = targets(row, 'widgetsToStores', 'store');
+  return (
+    <Section row={row}>
+      <SectionHeader row={row} />
+      <CardGrid label={t(row.title) || 'Stores'}>
+        {stores.map((s) => (
+          <GridItem key={s.id}>
+            <StoreCard store={s} />
+          </GridItem>
+        ))}
+      </CardGrid>
+    </Section>
+  );
+}
+
+const useStore = (row: Expanded) => usePageRow('ecommerce.store', row, 'widgetsToStores', 'store');
+
+/** 'store-overview-default': the page's store or the widget's first, with its products */
+export function StoreOverviewDefault({ row }: { row: Expanded }) {
+  const t = useT();
+  const store = useStore(row);
+  if (!store) return null;
+  return (
+    <Section row={row}>
+      <Heading row={store} lead={store.shortDescription} />
+      <StoreAttributes store={store} />
+      <Description value={store.description} className="mt-6 max-w-3xl" />
+      <div className="mt-10">
+        <ProductGrid products={targets(store, 'storesToProducts', 'product')} label={t(store.title) || 'Products'} />
+      </div>
+    </Section>
+  );
+}
+
+/** 'store-product-list-default': the store's products only */
+export function StoreProductListDefault({ row }: { row: Expanded }) {
+  const t = useT();
+  const store = useStore(row);
+  if (!store) return null;
+  return (
+    <Section row={row}>
+      <SectionHeader row={row} />
+      <ProductGrid products={targets(store, 'storesToProducts', 'product')} label={t(store.title) || 'Products'} />
+    </Section>
+  );
+}

@@ -1,0 +1,159 @@
+import type { ReactNode } from 'react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
+import { register, registered } from '../../../web/registry.js';
+import { productPrices, registerEcommerceWeb } from './index.js';
+
+afterEach(cleanup);
+
+beforeAll(() => {
+  registerEcommerceWeb();
+  register('file-storage/file/default', ({ row }: { row: Expanded }) => <img alt={String(row.alt)} src={String(row.file)} />);
+});
+
+const usd = { id: 'usd', variant: 'default', symbol: '$' };
+const eur = { id: 'eur', variant: 'default', symbol: '€' };
+const priced = (id: string, number: unknown, currencies: Expanded[]) => ({
+  id: `pa-${id}`, variant: 'default',
+  attribute: { id, variant: 'default', number, attributesToBillingModuleCurrencies: currencies.map((c, i) => ({ id: `ac-${id}-${i}`, variant: 'default', billingModuleCurrency: c })) },
+});
+const doc = (text: string) => JSON.stringify({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
+
+const product = (slug: string, en: string, ru: string, extra: Record<string, unknown> = {}): Expanded => ({
+  id: `p-${slug}`, variant: 'default', slug, title: { en, ru },
+  shortDescription: { en: `${en} in short`, ru: `${ru} кратко` },
+  description: { en: doc(`${en} in full`), ru: doc(`${ru} подробно`) }, ...extra,
+});
+const landing = product('landing-template', 'Landing template', 'Шаблон лендинга', { productsToAttributes: [priced('a1', 49, [usd])] });
+const shop = product('shop-template', 'Shop template', 'Шаблон магазина', {
+  productsToAttributes: [priced('a2', 149, [usd, eur])],
+  productsToFileStorageModuleFiles: [{ id: 'pf', variant: 'default', fileStorageModuleFile: { id: 'f1', variant: 'default', alt: 'Shop screenshot', file: '/files/shop.png' } }],
+});
+const hosting = product('hosting-plan', 'Hosting plan', 'Тариф хостинга');
+const link = (p: Expanded, i: number) => ({ id: `wp-${p.id}`, variant: 'default', orderIndex: i, product: p });
+
+const widget = (variant: string, extra: Record<string, unknown> = {}): Expanded => ({
+  id: 'w', variant, title: { en: 'Templates and plans', ru: 'Шаблоны и тарифы' }, widgetsToProducts: [landing, shop, hosting].map(link), ...extra,
+});
+const store: Expanded = {
+  id: 's1', variant: 'default', slug: 'main-store', title: { en: 'Studio store', ru: 'Магазин студии' }, description: { en: doc('Everything we make') },
+  storesToAttributes: [
+    { id: 'sa1', variant: 'default', attribute: { id: 'at1', variant: 'default', adminTitle: 'Delivery', string: { en: 'Instant download', ru: 'Мгновенная загрузка' } } },
+    { id: 'sa2', variant: 'default', attribute: { id: 'at2', variant: 'default', adminTitle: 'Support', number: 12 } },
+    { id: 'sa3', variant: 'default', attribute: { id: 'at3', variant: 'default', adminTitle: 'Empty' } },
+  ],
+  storesToProducts: [landing, shop].map((p, i) => ({ id: `sp${i}`, variant: 'default', sku: `SKU-${i}`, product: p })),
+};
+const category: Expanded = { id: 'c1', variant: 'default', slug: 'templates', title: { en: 'Templates', ru: 'Шаблоны' }, description: { en: doc('Ready-made site templates') },
+  categoriesToProducts: [landing, shop].map((p, i) => ({ id: `cp${i}`, variant: 'default', product: p })) };
+
+const page = (language = 'en', params: Record<string, Expanded> = {}): PageContext => ({ language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params });
+const at = (p: PageContext, node: ReactNode) => <PageProvider value={p}>{node}</PageProvider>;
+const show = (row: Expanded, p = page()) => render(at(p, <Variant module="ecommerce" entity="widget" row={row} />));
+
+describe('productPrices', () => {
+  it('is one symbol+number per currency of each numeric attribute', () => {
+    expect(productPrices(landing)).toEqual(['$49']);
+    expect(productPrices(shop)).toEqual(['$149', '€149']);
+  });
+  it('skips attributes without a number or a currency, and products without attributes', () => {
+    expect(productPrices(hosting)).toEqual([]);
+    expect(productPrices(undefined)).toEqual([]);
+    expect(productPrices(product('x', 'X', 'X', { productsToAttributes: [priced('n', null, [usd]), priced('c', 5, []), priced('z', 0, [usd])] }))).toEqual(['$0']);
+  });
+});
+
+describe('ecommerce product list', () => {
+  it('shows one card per product with its title, summary, price and a More link', () => {
+    show(widget('product-list-default'));
+    expect(screen.getByRole('heading', { level: 2, name: 'Templates and plans' })).toBeTruthy();
+    const list = screen.getByRole('list');
+    expect(list.className).toContain('lg:grid-cols-3');
+    expect(list.className).toContain('md:grid-cols-2');
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards.map((c) => within(c).getByRole('heading').textContent)).toEqual(['Landing template', 'Shop template', 'Hosting plan']);
+    expect(within(cards[0]).getByText('Landing template in short')).toBeTruthy();
+    expect(within(cards[0]).getByText('$49')).toBeTruthy();
+    expect(within(cards[1]).getByText('€149')).toBeTruthy();
+    expect(within(cards[2]).queryByTestId('prices')).toBeNull();
+    expect(screen.getAllByRole('link', { name: 'More' }).map((a) => a.getAttribute('href'))).toEqual([
+      '/ecommerce/products/landing-template', '/ecommerce/products/shop-template', '/ecommerce/products/hosting-plan',
+    ]);
+  });
+
+  it('in Russian shows the Russian texts and prefixes the links', () => {
+    show(widget('product-list-default'), page('ru'));
+    expect(screen.getByRole('heading', { level: 2, name: 'Шаблоны и тарифы' })).toBeTruthy();
+    expect(screen.getByText('Шаблон магазина')).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: 'More' })[0].getAttribute('href')).toBe('/ru/ecommerce/products/landing-template');
+  });
+
+  it("'default' draws the product list too", () => {
+    show(widget('default'));
+    expect(screen.getAllByRole('link', { name: 'More' })).toHaveLength(3);
+  });
+});
+
+describe('ecommerce product overview', () => {
+  it("shows the page's product (params['ecommerce.product']) with rich text, price and files", () => {
+    show(widget('product-overview-default'), page('en', { 'ecommerce.product': shop }));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Shop template');
+    expect(screen.getByText('Shop template in short')).toBeTruthy();
+    expect(screen.getByText('Shop template in full')).toBeTruthy();
+    expect(screen.getByText('$149')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Shop screenshot' }).getAttribute('src')).toBe('/files/shop.png');
+  });
+
+  it("falls back to the widget's first product, in the page's language", () => {
+    show(widget('product-overview-default'), page('ru'));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Шаблон лендинга');
+    expect(screen.getByText('Шаблон лендинга подробно')).toBeTruthy();
+  });
+
+  it('renders nothing without a product', () => {
+    const { container } = show(widget('product-overview-default', { widgetsToProducts: [] }));
+    expect(container.innerHTML).toBe('');
+  });
+});
+
+describe('ecommerce categories and stores', () => {
+  it('category list links each category; category overview lists its products', () => {
+    show(widget('category-list-default', { widgetsToCategories: [{ id: 'wc', variant: 'default', category }] }), page('ru'));
+    expect(screen.getByRole('heading', { level: 3, name: 'Шаблоны' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'More' }).getAttribute('href')).toBe('/ru/ecommerce/categories/templates');
+    cleanup();
+    show(widget('category-overview-default'), page('en', { 'ecommerce.category': category }));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Templates');
+    expect(screen.getByText('Ready-made site templates')).toBeTruthy();
+    expect(screen.getByRole('list').className).toContain('lg:columns-3');
+    expect(screen.getAllByRole('listitem')).toHaveLength(2);
+  });
+
+  it('store cards show attribute key/value pairs, the description and More', () => {
+    show(widget('store-list-default', { widgetsToStores: [{ id: 'ws', variant: 'default', store }] }), page('ru'));
+    const card = screen.getByRole('listitem');
+    expect(within(card).getByRole('heading', { level: 3 }).textContent).toBe('Магазин студии');
+    const terms = card.querySelectorAll('dt');
+    const values = card.querySelectorAll('dd');
+    expect([...terms].map((d) => d.textContent)).toEqual(['Delivery', 'Support']);
+    expect([...values].map((d) => d.textContent)).toEqual(['Мгновенная загрузка', '12']);
+    expect(within(card).getByText('Everything we make')).toBeTruthy();
+    expect(within(card).getByRole('link', { name: 'More' }).getAttribute('href')).toBe('/ru/ecommerce/stores/main-store');
+  });
+
+  it("store overview and store product list show the page's store products", () => {
+    show(widget('store-overview-default'), page('en', { 'ecommerce.store': store }));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Studio store');
+    expect(screen.getAllByRole('listitem').map((c) => within(c).getByRole('heading').textContent)).toEqual(['Landing template', 'Shop template']);
+    cleanup();
+    show(widget('store-product-list-default', { widgetsToStores: [{ id: 'ws', variant: 'default', store }] }));
+    expect(screen.getAllByRole('link', { name: 'More' })).toHaveLength(2);
+  });
+
+  it('registers every catalog variant', () => {
+    for (const v of ['default', 'product-list-default', 'product-overview-default', 'category-list-default', 'category-overview-default', 'store-list-default', 'store-overview-default', 'store-product-list-default']) {
+      expect(registered()).toContain(`ecommerce/widget/${v}`);
+    }
+  });
+});

@@ -1,0 +1,166 @@
+import { ArrowRight } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { RichTextView } from '../../../web/ui/rich-text-view.js';
+import { cn } from '../../../web/ui/cn.js';
+import { targets, usePage, useHref, useT, type Expanded } from '../../../web/storefront/context.js';
+
+/** the catalog's page paths (spec §2) */
+export const productPath = (p: Expanded) => `/ecommerce/products/${String(p.slug ?? '')}`;
+export const categoryPath = (c: Expanded) => `/ecommerce/categories/${String(c.slug ?? '')}`;
+export const storePath = (s: Expanded) => `/ecommerce/stores/${String(s.slug ?? '')}`;
+
+/**
+ * A product's prices: for each of its attributes (productsToAttributes → attribute) that has a
+ * number, one `${currency.symbol}${number}` per currency (attributesToBillingModuleCurrencies).
+ */
+export function productPrices(product: Expanded | undefined): string[] {
+  const prices: string[] = [];
+  for (const attribute of targets(product, 'productsToAttributes', 'attribute')) {
+    if (typeof attribute.number !== 'number' || !Number.isFinite(attribute.number)) continue;
+    for (const currency of targets(attribute, 'attributesToBillingModuleCurrencies', 'billingModuleCurrency')) {
+      if (typeof currency.symbol === 'string' && currency.symbol) prices.push(`${currency.symbol}${attribute.number}`);
+    }
+  }
+  return prices;
+}
+
+/** an attribute's value as text: its localized string, number (with currency), yes/no or date */
+export function attributeValue(attribute: Expanded, t: (m: unknown) => string): string {
+  const text = t(attribute.string);
+  if (text) return text;
+  if (typeof attribute.number === 'number') {
+    const symbol = targets(attribute, 'attributesToBillingModuleCurrencies', 'billingModuleCurrency')[0]?.symbol;
+    return `${typeof symbol === 'string' ? symbol : ''}${attribute.number}`;
+  }
+  if (typeof attribute.boolean === 'boolean') return attribute.boolean ? 'Yes' : 'No';
+  const date = attribute.datetime ?? attribute.date;
+  return typeof date === 'string' ? date.slice(0, 10) : '';
+}
+
+/** a widget's width and vertical rhythm */
+export function Section({ row, children, className }: { row: Expanded; children: ReactNode; className?: string }) {
+  return (
+    <section id={(row.anchor as string) || undefined} className={cn('py-12 lg:py-16', row.className as string, className)}>
+      <div className="mx-auto max-w-7xl px-4">{children}</div>
+    </section>
+  );
+}
+
+/** a widget's own title, subtitle and description, when it has them */
+export function SectionHeader({ row }: { row: Expanded }) {
+  const t = useT();
+  const title = t(row.title);
+  const subtitle = t(row.subtitle);
+  const description = t(row.description);
+  if (!title && !subtitle && !description) return null;
+  return (
+    <header className="mb-8 max-w-3xl lg:mb-12">
+      {title && <h2 className="text-3xl font-bold tracking-tight text-slate-900 lg:text-4xl">{title}</h2>}
+      {subtitle && <p className="mt-3 text-lg text-slate-600">{subtitle}</p>}
+      {description && <RichTextView value={description} className="mt-4 text-slate-600" />}
+    </header>
+  );
+}
+
+export const CARD = 'group flex h-full flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md';
+
+/** 'More' with an arrow that moves on hover */
+export function MoreLink({ to, label }: { to: string; label?: string }) {
+  const href = useHref();
+  return (
+    <a href={href(to)} aria-label={label} className="inline-flex items-center gap-1.5 text-sm font-semibold text-blue-700 hover:text-blue-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+      More
+      <ArrowRight aria-hidden className="h-4 w-4 transition-transform group-hover:translate-x-0.5" />
+    </a>
+  );
+}
+
+/** a product's prices as badges-like text, nothing when it has none */
+export function Prices({ product, className }: { product: Expanded; className?: string }) {
+  const prices = productPrices(product);
+  if (!prices.length) return null;
+  return (
+    <p className={cn('flex flex-wrap items-baseline gap-x-3 gap-y-1 font-semibold text-slate-900', className)} data-testid="prices">
+      {prices.map((p, i) => (
+        <span key={`${p}-${i}`}>{p}</span>
+      ))}
+    </p>
+  );
+}
+
+/** a product as a card: title, short description, price and 'More' */
+export function ProductCard({ product, className }: { product: Expanded; className?: string }) {
+  const t = useT();
+  const title = t(product.title) || String(product.slug ?? '');
+  const summary = t(product.shortDescription);
+  return (
+    <article className={cn(CARD, className)}>
+      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
+      {summary && <p className="mt-2 text-slate-600">{summary}</p>}
+      <div className="mt-auto flex items-end justify-between gap-4 pt-6">
+        <Prices product={product} className="text-lg" />
+        <MoreLink to={productPath(product)} />
+      </div>
+    </article>
+  );
+}
+
+/** the responsive card grid: 1 column, 2 on md, 3 on lg */
+export function CardGrid({ children, label }: { children: ReactNode; label?: string }) {
+  return <div role="list" aria-label={label} className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">{children}</div>;
+}
+
+export const GridItem = ({ children }: { children: ReactNode }) => <div role="listitem">{children}</div>;
+
+/** products as a masonry-ish grid (CSS columns) of cards */
+export function ProductMasonry({ products, label }: { products: Expanded[]; label: string }) {
+  if (!products.length) return null;
+  return (
+    <div role="list" aria-label={label} className="columns-1 gap-6 md:columns-2 lg:columns-3">
+      {products.map((p) => (
+        <div role="listitem" key={p.id} className="mb-6 break-inside-avoid">
+          <ProductCard product={p} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** products as the card grid */
+export function ProductGrid({ products, label }: { products: Expanded[]; label: string }) {
+  return (
+    <CardGrid label={label}>
+      {products.map((p) => (
+        <GridItem key={p.id}>
+          <ProductCard product={p} />
+        </GridItem>
+      ))}
+    </CardGrid>
+  );
+}
+
+/** the row the page is about (params['ecommerce.product'], …) if there is one, else the widget's first */
+export function usePageRow(param: string, widget: Expanded, relation: string, end: string): Expanded | undefined {
+  const { params } = usePage();
+  return params[param] ?? targets(widget, relation, end)[0];
+}
+
+/** a page heading: h1 title and a lead paragraph */
+export function Heading({ row, lead }: { row: Expanded; lead?: unknown }) {
+  const t = useT();
+  const text = t(lead);
+  return (
+    <header>
+      <h1 className="text-4xl font-bold tracking-tight text-slate-900 lg:text-5xl">{t(row.title) || String(row.slug ?? '')}</h1>
+      {text && <p className="mt-4 max-w-3xl text-xl text-slate-600">{text}</p>}
+    </header>
+  );
+}
+
+/** a rich-text description in the page's language */
+export function Description({ value, className }: { value: unknown; className?: string }) {
+  const t = useT();
+  const text = t(value);
+  return text ? <RichTextView value={text} className={cn('text-lg leading-relaxed text-slate-700', className)} /> : null;
+}
+
