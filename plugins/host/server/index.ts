@@ -7,14 +7,21 @@ import { allUrls, findByUrl, segmentsOf } from './pages.js';
 import { assemble } from './assemble.js';
 import { errorDocument, renderDocument } from './document.js';
 import { PageCache } from './cache.js';
+import { createCacheBus } from './bus.js';
 
 /** what runtime/web.ts calls for every page request (not /api, /admin, assets) */
 export interface Storefront {
   render(c: Context, assets: string): Promise<Response>;
   cache: PageCache;
+  /** drops cached pages here and, through Redis, on every other instance */
+  revalidate(path: string, layout: boolean): void;
+  /** resolves when cache events from other instances are being received */
+  ready: Promise<unknown>;
 }
 
 function routes(app: Hono, ctx: PluginContext) {
+  // at once, not on the first page: this instance's writes must reach every instance's cache
+  storefrontOf(ctx);
   const base = '/api/host/pages';
   app.get(`${base}/find-by-url`, async (c) => {
     const url = c.req.query('url');
@@ -40,7 +47,7 @@ function routes(app: Hono, ctx: PluginContext) {
     const type = c.req.query('type') ?? 'page';
     if (!path.startsWith('/')) throw badRequest('path must start with /');
     if (type !== 'page' && type !== 'layout') throw badRequest("type must be 'page' or 'layout'");
-    storefrontOf(ctx).cache.revalidate(path, type === 'layout');
+    storefrontOf(ctx).revalidate(path, type === 'layout');
     return c.json({ data: { revalidated: true, path, type } });
   });
 }
@@ -57,7 +64,8 @@ export function storefrontOf(ctx: PluginContext): Storefront {
   if (s) return s;
   registerPluginVariants();
   const cache = new PageCache();
-  ctx.repo.onChange((entityId) => cache.changed(entityId));
+  const bus = createCacheBus(ctx.config.redisUrl, ctx.log, (e) => (e.type === 'changed' ? cache.changed(e.entityId) : cache.revalidate(e.path, e.layout)));
+  ctx.repo.onChange((entityId) => bus.publish({ type: 'changed', entityId }));
 
   async function page(language: string, url: string, assets: string) {
     const resolved = await findByUrl(ctx, url);
@@ -68,6 +76,8 @@ export function storefrontOf(ctx: PluginContext): Storefront {
 
   s = {
     cache,
+    ready: bus.ready,
+    revalidate: (path, layout) => bus.publish({ type: 'revalidate', path, layout }),
     async render(c, assets) {
       const segs = segmentsOf(c.req.path);
       const language = ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
