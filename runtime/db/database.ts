@@ -14,6 +14,8 @@ export interface Database {
   /** drizzle tables keyed by entity id */
   tables: Record<string, Drizzle>;
   transaction<T>(fn: (tx: Drizzle) => Promise<T>): Promise<T>;
+  /** statements sent so far (through drizzle), for tests and diagnostics */
+  readonly queries: number;
   /** applies the migrations under migrationsDir/<dialect> that have not run yet */
   migrate(migrationsDir: string): Promise<void>;
   close(): Promise<void>;
@@ -23,4 +25,10 @@ export function dialectOf(url: string): Dialect {
   if (/^postgres(ql)?:\/\//.test(url)) return 'pg';
   if (url.startsWith('file:') || !url.includes('://')) return 'sqlite';
   throw new Error(`DATABASE_URL must start with file: or postgres://, got '${url.replace(/\/\/[^@]*@/, '//***@')}'`);
+}
+
+/** a drizzle logger that only counts */
+export function queryCounter() {
+  const counter = { count: 0, logger: { logQuery: () => void counter.count++ } };
+  return counter;
 }

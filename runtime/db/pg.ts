@@ -2,7 +2,7 @@ import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { join } from 'node:path';
-import type { Database, Drizzle } from './database.js';
+import { queryCounter, type Database, type Drizzle } from './database.js';
 
 /** a fixed key so that instances starting together migrate one at a time */
 const MIGRATION_LOCK = 4_000_001;
@@ -10,10 +10,14 @@ const MIGRATION_LOCK = 4_000_001;
 export function openPg(url: string, tables: Record<string, Drizzle>): Database {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   pool.on('error', () => undefined); // an idle client's error must not crash the process; the next query reports it
-  const db = drizzle(pool);
+  const counter = queryCounter();
+  const db = drizzle(pool, { logger: counter.logger });
   return {
     dialect: 'pg',
     db,
+    get queries() {
+      return counter.count;
+    },
     tables,
     transaction: (fn) => db.transaction(fn),
     async migrate(migrationsDir: string) {

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import type { Database, Drizzle } from './database.js';
+import { queryCounter, type Database, type Drizzle } from './database.js';
 
 function open(path: string, readonly: boolean) {
   const client = new BetterSqlite3(path, { readonly, fileMustExist: readonly });
@@ -25,14 +25,18 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
   mkdirSync(dirname(path), { recursive: true });
   const writer = open(path, false);
   let reader = open(path, true);
-  const wdb = drizzle(writer);
-  let rdb = drizzle(reader);
+  const counter = queryCounter();
+  const wdb = drizzle(writer, { logger: counter.logger });
+  let rdb = drizzle(reader, { logger: counter.logger });
   let queue: Promise<unknown> = Promise.resolve();
 
   const database: Database = {
     dialect: 'sqlite',
     get db() {
       return rdb;
+    },
+    get queries() {
+      return counter.count;
     },
     tables,
     transaction<T>(fn: (tx: Drizzle) => Promise<T>): Promise<T> {
@@ -64,7 +68,7 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
       // the reader's schema cache predates the migration
       reader.close();
       reader = open(path, true);
-      rdb = drizzle(reader);
+      rdb = drizzle(reader, { logger: counter.logger });
     },
     async close() {
       await queue;

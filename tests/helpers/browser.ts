@@ -32,6 +32,7 @@ export async function startTestServer(db: TestDatabase, env: Record<string, stri
   return {
     url,
     api,
+    database: running.database,
     system: (method: string, path: string, body?: unknown) => api(method, path, body, { 'x-rbac-secret-key': 'browser-secret-key-0123' }),
     async close() {
       await running.close();

@@ -83,6 +83,22 @@ describe('storefront pages', () => {
     expect((await get('/no/such/page')).html).toContain('Page not found');
   });
 
+  it('a page costs the same queries however many widget rows it shows: no query per row', async () => {
+    const rendered = { cookie: 'rbac.subject.jwt=skip-the-cache' };
+    const queries = async () => {
+      const before = server.database.queries;
+      const r = await get('/', rendered);
+      expect(r.cache).toBe('miss');
+      return { n: server.database.queries - before, html: r.html };
+    };
+    const first = await queries();
+    const extra = (await server.system('POST', '/api/blog/articles/bulk', { data: Array.from({ length: 10 }, (_, i) => ({ slug: `extra-${i}`, title: { en: `Extra article ${i}` } })) })).body.data;
+    await server.system('POST', '/api/blog/widgets-to-articles/bulk', { data: extra.map((a: { id: string }, i: number) => ({ widgetId: '9b000000-0000-4000-8000-000000000001', articleId: a.id, orderIndex: 10 + i })) });
+    const second = await queries();
+    expect(second.html).toContain('Extra article 9');
+    expect(second.n).toBe(first.n);
+  });
+
   it('data in the page cannot close its script tag', async () => {
     const a = await article();
     await server.system('PATCH', `/api/blog/articles/${a.id}`, { data: { subtitle: { en: '</script><script>alert(1)</script>' } } });
