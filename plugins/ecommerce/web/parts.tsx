@@ -1,8 +1,10 @@
-import { ArrowRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
-import { targets, usePage, useHref, useT, type Expanded } from '../../../web/storefront/context.js';
+import { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow } from '../../../web/storefront/blocks.js';
+import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
+
+export { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow };
 
 /** the catalog's page paths (spec §2) */
 export const productPath = (p: Expanded) => `/ecommerce/products/${String(p.slug ?? '')}`;
@@ -37,44 +39,6 @@ export function attributeValue(attribute: Expanded, t: (m: unknown) => string): 
   return typeof date === 'string' ? date.slice(0, 10) : '';
 }
 
-/** a widget's width and vertical rhythm */
-export function Section({ row, children, className }: { row: Expanded; children: ReactNode; className?: string }) {
-  return (
-    <section id={(row.anchor as string) || undefined} className={cn('py-12 lg:py-16', row.className as string, className)}>
-      <div className="mx-auto max-w-7xl px-4">{children}</div>
-    </section>
-  );
-}
-
-/** a widget's own title, subtitle and description, when it has them */
-export function SectionHeader({ row }: { row: Expanded }) {
-  const t = useT();
-  const title = t(row.title);
-  const subtitle = t(row.subtitle);
-  const description = t(row.description);
-  if (!title && !subtitle && !description) return null;
-  return (
-    <header className="mb-8 max-w-3xl lg:mb-12">
-      {title && <h2 className="text-3xl font-bold tracking-tight text-slate-900 lg:text-4xl">{title}</h2>}
-      {subtitle && <p className="mt-3 text-lg text-slate-600">{subtitle}</p>}
-      {description && <RichTextView value={description} className="mt-4 text-slate-600" />}
-    </header>
-  );
-}
-
-export const CARD = 'group flex h-full flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md';
-
-/** 'More' with an arrow that moves on hover */
-export function MoreLink({ to, label }: { to: string; label?: string }) {
-  const href = useHref();
-  return (
-    <a href={href(to)} aria-label={label} className="inline-flex items-center gap-1.5 text-sm font-semibold text-blue-700 hover:text-blue-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
-      More
-      <ArrowRight aria-hidden className="h-4 w-4 transition-transform group-hover:translate-x-0.5" />
-    </a>
-  );
-}
-
 /** a product's prices as badges-like text, nothing when it has none */
 export function Prices({ product, className }: { product: Expanded; className?: string }) {
   const prices = productPrices(product);
@@ -105,13 +69,6 @@ export function ProductCard({ product, className }: { product: Expanded; classNa
   );
 }
 
-/** the responsive card grid: 1 column, 2 on md, 3 on lg */
-export function CardGrid({ children, label }: { children: ReactNode; label?: string }) {
-  return <div role="list" aria-label={label} className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">{children}</div>;
-}
-
-export const GridItem = ({ children }: { children: ReactNode }) => <div role="listitem">{children}</div>;
-
 /** products as a masonry-ish grid (CSS columns) of cards */
 export function ProductMasonry({ products, label }: { products: Expanded[]; label: string }) {
   if (!products.length) return null;
@@ -137,12 +94,6 @@ export function ProductGrid({ products, label }: { products: Expanded[]; label: 
       ))}
     </CardGrid>
   );
-}
-
-/** the row the page is about (params['ecommerce.product'], …) if there is one, else the widget's first */
-export function usePageRow(param: string, widget: Expanded, relation: string, end: string): Expanded | undefined {
-  const { params } = usePage();
-  return params[param] ?? targets(widget, relation, end)[0];
 }
 
 /** a page heading: h1 title and a lead paragraph */

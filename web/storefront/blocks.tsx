@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import { ArrowRight } from 'lucide-react';
+import { targets, useHref, usePage, useT, type Expanded } from './context.js';
+import { RichTextView } from '../ui/rich-text-view.js';
+import { cn } from '../ui/cn.js';
+
+/** the building blocks widgets of every module share: section rhythm, headers, card grids, links */
+
+export const CARD = 'group flex h-full flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md';
+
+/** a widget's width and vertical rhythm; its anchor (when it has one) is the section's id */
+export function Section({ row, children, className }: { row: Expanded; children: ReactNode; className?: string }) {
+  return (
+    <section id={(row.anchor as string) || undefined} className={cn('py-12 lg:py-16', row.className as string, className)}>
+      <div className="mx-auto max-w-7xl px-4">{children}</div>
+    </section>
+  );
+}
+
+/** a widget's own title, subtitle and description, when it has them */
+export function SectionHeader({ row }: { row: Expanded }) {
+  const t = useT();
+  const title = t(row.title);
+  const subtitle = t(row.subtitle);
+  const description = t(row.description);
+  if (!title && !subtitle && !description) return null;
+  return (
+    <header className="mb-8 max-w-3xl lg:mb-12">
+      {title && <h2 className="text-3xl font-bold tracking-tight text-slate-900 lg:text-4xl">{title}</h2>}
+      {subtitle && <p className="mt-3 text-lg text-slate-600">{subtitle}</p>}
+      {description && <RichTextView value={description} className="mt-4 text-slate-600" />}
+    </header>
+  );
+}
+
+/** a link that reads as a call to action ('More', 'Read more'), with an arrow that moves on hover */
+export function MoreLink({ to, children = 'More', className }: { to: string; children?: ReactNode; className?: string }) {
+  const href = useHref();
+  return (
+    <a href={href(to)} className={cn('inline-flex items-center gap-1.5 text-sm font-semibold text-blue-700 hover:text-blue-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600', className)}>
+      {children}
+      <ArrowRight aria-hidden className="h-4 w-4 transition-transform group-hover:translate-x-0.5" />
+    </a>
+  );
+}
+
+/** the responsive card grid: 1 column, 2 on md, 3 on lg */
+export function CardGrid({ children, label }: { children: ReactNode; label?: string }) {
+  return <div role="list" aria-label={label} className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">{children}</div>;
+}
+
+export const GridItem = ({ children }: { children: ReactNode }) => <div role="listitem">{children}</div>;
+
+/** the row the page is about (params['blog.article'], …) if there is one, else the widget's first */
+export function usePageRow(param: string, widget: Expanded, relation: string, end: string): Expanded | undefined {
+  const { params } = usePage();
+  return params[param] ?? targets(widget, relation, end)[0];
+}
