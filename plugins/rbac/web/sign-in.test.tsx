@@ -5,6 +5,8 @@ import { LoginWidget, SelectMethod } from './sign-in.js';
 import { LoginForm } from './login-form.js';
 import { REFRESH_KEY, browser } from './session.js';
 import { fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
+import { getAddress, verifyMessage, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 
 const AUTHN = '/api/rbac/subjects/authentication/email-and-password/authentication';
 let go: ReturnType<typeof vi.spyOn>;
@@ -103,42 +105,132 @@ describe('select-method', () => {
     expect(screen.getByLabelText('Email')).toBeTruthy();
   });
 
-  it('signs in with the injected wallet: accounts, nonce, personal_sign, then the server', async () => {
-    const address = '0xAbCdEf0123456789aBcDeF0123456789AbCd1234';
-    const nonce = 'n'.repeat(22) + '.1999999999.' + 'm'.repeat(43);
-    const request = vi.fn(async ({ method }: { method: string; params?: unknown[] }) => (method === 'eth_requestAccounts' ? [address] : '0xdeadbeef'));
-    (window as { ethereum?: unknown }).ethereum = { request };
-    const api = mockFetch({
-      'GET /api/rbac/subjects/authentication/init': ok({ jwt: 'j', refresh: null, nonce }),
-      'POST /api/rbac/subjects/authentication/ethereum-virtual-machine': ok({ jwt: 'j', refresh: 'w.1' }),
+});
+
+/**
+ * The wallet method runs on wagmi's injected connector, driven here by an EIP-1193 provider on
+ * window.ethereum that signs with a real key, so the signature the server receives can be verified.
+ */
+describe('wallet sign-in (wagmi, injected connector)', () => {
+  const key = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318');
+  const EVM = '/api/rbac/subjects/authentication/ethereum-virtual-machine';
+  const INIT = '/api/rbac/subjects/authentication/init';
+  const nonce = 'n'.repeat(22) + '.1999999999.' + 'm'.repeat(43);
+
+  /** a browser wallet holding `key`: it answers addresses in lower case, as some wallets do */
+  function mockWallet({ personalSign, connected = false }: { personalSign?: (params: unknown[]) => Promise<unknown>; connected?: boolean } = {}) {
+    const state = { connected };
+    const request = vi.fn(async ({ method, params = [] }: { method: string; params?: unknown[] }) => {
+      switch (method) {
+        case 'eth_requestAccounts':
+          state.connected = true;
+          return [key.address.toLowerCase()];
+        case 'eth_accounts':
+          return state.connected ? [key.address.toLowerCase()] : [];
+        case 'eth_chainId':
+          return '0x1';
+        case 'personal_sign':
+          return personalSign ? personalSign(params) : key.signMessage({ message: { raw: params[0] as Hex } });
+        case 'wallet_revokePermissions':
+          state.connected = false;
+          return null;
+        default:
+          throw Object.assign(new Error(`Unsupported method ${method}`), { code: 4200 });
+      }
     });
+    (window as { ethereum?: unknown }).ethereum = { request, on: vi.fn(), removeListener: vi.fn() };
+    const calls = (method: string) => request.mock.calls.filter(([a]) => a.method === method);
+    return { request, calls, state };
+  }
+
+  async function openWallet() {
     const user = userEvent.setup();
     renderPage(<SelectMethod row={widgetRow('select-method')} />);
     await user.click(screen.getByRole('button', { name: 'Ethereum Virtual Machine' }));
-    await user.click(await screen.findByRole('button', { name: 'Connect wallet' }));
+    // the idle panel's button is disabled until the lazy wagmi part has looked for the wallet
+    const button = await screen.findByRole('button', { name: 'Connect wallet' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Connect wallet' })).toHaveProperty('disabled', false));
+    return { user, button: screen.getByRole('button', { name: 'Connect wallet' }) ?? button };
+  }
+
+  it('connects, signs the nonce with personal_sign and posts a verifiable signature; no other request', async () => {
+    const wallet = mockWallet();
+    const api = mockFetch({ [`GET ${INIT}`]: ok({ jwt: 'j', refresh: null, nonce }), [`POST ${EVM}`]: ok({ jwt: 'j', refresh: 'w.1' }) });
+    const { user, button } = await openWallet();
+    await user.click(button);
     await waitFor(() => expect(go).toHaveBeenCalledWith('/'));
-    const message = `Sign in to ${window.location.host}\nNonce: ${nonce}`;
-    const signed = request.mock.calls.find(([a]) => a.method === 'personal_sign')![0].params!;
-    expect(new TextDecoder().decode(Uint8Array.from(Buffer.from(String(signed[0]).slice(2), 'hex')))).toBe(message);
-    expect(signed[1]).toBe(address);
-    expect(api.find('POST', '/api/rbac/subjects/authentication/ethereum-virtual-machine')[0]!.data).toEqual({ message, signature: '0xdeadbeef', address });
     expect(localStorage.getItem(REFRESH_KEY)).toBe('w.1');
-    expect(screen.getByText('0xAbCd…1234')).toBeTruthy();
+    const body = api.find('POST', EVM)[0]!.data as { message: string; signature: Hex; address: Address };
+    expect(body.message).toBe(`Sign in to ${window.location.host}\nNonce: ${nonce}`);
+    expect(body.message.length).toBeGreaterThanOrEqual(8);
+    expect(body.address).toBe(key.address);
+    expect(body.address).toBe(getAddress(body.address));
+    expect(await verifyMessage({ address: body.address, message: body.message, signature: body.signature })).toBe(true);
+    const [[signed]] = wallet.calls('personal_sign');
+    expect(signed.params![1]).toBe(key.address);
+    // wagmi made no network request of its own: the two calls are the server's
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET ${INIT}`, `POST ${EVM}`]);
+    expect(screen.getByText(`${key.address.slice(0, 6)}…${key.address.slice(-4)}`)).toBeTruthy();
+    expect(wallet.calls('wallet_revokePermissions')).toHaveLength(0);
+  });
+
+  it('one attempt at a time: clicks while an attempt is pending do nothing', async () => {
+    const wallet = mockWallet();
+    let release!: () => void;
+    const api = mockFetch({
+      [`GET ${INIT}`]: ok({ nonce }),
+      [`POST ${EVM}`]: () => new Promise((r) => (release = () => r(ok({ jwt: 'j', refresh: 'w.2' })))),
+    });
+    const { user, button } = await openWallet();
+    // two clicks before React re-renders, then one more while the server is checking
+    button.click();
+    button.click();
+    await waitFor(() => expect(api.find('POST', EVM)).toHaveLength(1));
+    const busy = screen.getByRole('button', { name: 'Signing in...' });
+    expect(busy).toHaveProperty('disabled', true);
+    await user.click(busy);
+    release();
+    await waitFor(() => expect(go).toHaveBeenCalledTimes(1));
+    expect(wallet.calls('eth_requestAccounts')).toHaveLength(1);
+    expect(wallet.calls('personal_sign')).toHaveLength(1);
+    expect(api.find('GET', INIT)).toHaveLength(1);
+    expect(api.find('POST', EVM)).toHaveLength(1);
+    expect(localStorage.getItem(REFRESH_KEY)).toBe('w.2');
+  });
+
+  it('an authentication error is shown and disconnects the wallet', async () => {
+    const wallet = mockWallet();
+    mockFetch({ [`GET ${INIT}`]: ok({ nonce }), [`POST ${EVM}`]: fail(401, 'Invalid signature') });
+    const { user, button } = await openWallet();
+    await user.click(button);
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid signature');
+    await waitFor(() => expect(wallet.calls('wallet_revokePermissions')).toHaveLength(1));
+    expect(wallet.state.connected).toBe(false);
+    expect(screen.queryByText(/0x[0-9a-fA-F]{4}…/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Connect wallet' })).toHaveProperty('disabled', false);
+    expect(localStorage.getItem(REFRESH_KEY)).toBeNull();
+    expect(go).not.toHaveBeenCalled();
   });
 
   it('reports a rejected signature and allows another attempt', async () => {
-    const request = vi.fn(async ({ method }: { method: string }) => {
-      if (method === 'eth_requestAccounts') return ['0xAbCdEf0123456789aBcDeF0123456789AbCd1234'];
-      throw Object.assign(new Error('User rejected'), { code: 4001 });
-    });
-    (window as { ethereum?: unknown }).ethereum = { request };
-    mockFetch({ 'GET /api/rbac/subjects/authentication/init': ok({ nonce: 'x'.repeat(80) }) });
-    const user = userEvent.setup();
-    renderPage(<SelectMethod row={widgetRow('select-method')} />);
-    await user.click(screen.getByRole('button', { name: 'Ethereum Virtual Machine' }));
-    await user.click(await screen.findByRole('button', { name: 'Connect wallet' }));
+    const wallet = mockWallet({ personalSign: async () => Promise.reject(Object.assign(new Error('User rejected'), { code: 4001 })) });
+    mockFetch({ [`GET ${INIT}`]: ok({ nonce: 'x'.repeat(80) }) });
+    const { user, button } = await openWallet();
+    await user.click(button);
     expect((await screen.findByRole('alert')).textContent).toBe('The request was rejected in the wallet');
     expect(screen.getByRole('button', { name: 'Connect wallet' })).toHaveProperty('disabled', false);
+    expect(wallet.calls('wallet_revokePermissions')).toHaveLength(1);
     expect(go).not.toHaveBeenCalled();
+  });
+
+  it('a wallet that reconnects without a session token is disconnected', async () => {
+    // wagmi remembers the injected connection in localStorage and reconnects on mount
+    localStorage.setItem('wagmi.injected.connected', 'true');
+    localStorage.setItem('wagmi.recentConnectorId', '"injected"');
+    const wallet = mockWallet({ connected: true });
+    mockFetch({});
+    await openWallet();
+    await waitFor(() => expect(wallet.calls('wallet_revokePermissions')).toHaveLength(1));
+    expect(wallet.state.connected).toBe(false);
   });
 });

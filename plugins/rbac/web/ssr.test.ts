@@ -20,3 +20,13 @@ describe('rbac widgets on the server', () => {
     }
   });
 });
+
+describe('wallet sign-in on the server', () => {
+  it('renders the idle panel (button disabled) without loading wagmi or touching window', async () => {
+    const { WalletSignIn } = await import('./wallet.js');
+    const html = renderToString(createElement(WalletSignIn, { onSignedIn: () => undefined }));
+    expect(html).toContain('Connect wallet');
+    expect(html).toContain('disabled');
+    expect(html).not.toContain('No wallet found');
+  });
+});
