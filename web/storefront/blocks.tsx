@@ -56,3 +56,21 @@ export function usePageRow(param: string, widget: Expanded, relation: string, en
   const { params } = usePage();
   return params[param] ?? targets(widget, relation, end)[0];
 }
+
+/**
+ * A widget that lists the far ends of one of its relations as cards: its header, then one card each.
+ * @example <CardListSection row={row} relation="widgetsToArticles" end="article" label="Articles" card={(a) => <ArticleCard article={a} />} />
+ */
+export function CardListSection({ row, relation, end, label, card }: { row: Expanded; relation: string; end: string; label: string; card: (item: Expanded) => ReactNode }) {
+  const t = useT();
+  return (
+    <Section row={row}>
+      <SectionHeader row={row} />
+      <CardGrid label={t(row.title) || label}>
+        {targets(row, relation, end).map((item) => (
+          <GridItem key={item.id}>{card(item)}</GridItem>
+        ))}
+      </CardGrid>
+    </Section>
+  );
+}

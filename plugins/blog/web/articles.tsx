@@ -1,23 +1,11 @@
+import { CardListSection } from '../../../web/storefront/blocks.js';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import { ArticleBody, ArticleCard, ArticleColumn, ArticleFiles, ArticleHeading, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow } from './parts.js';
 
 /** 'article-list-default': the widget's title and subtitle, then its articles as cards */
-export function ArticleListDefault({ row }: { row: Expanded }) {
-  const t = useT();
-  const articles = targets(row, 'widgetsToArticles', 'article');
-  return (
-    <Section row={row}>
-      <SectionHeader row={row} />
-      <CardGrid label={t(row.title) || 'Articles'}>
-        {articles.map((a) => (
-          <GridItem key={a.id}>
-            <ArticleCard article={a} />
-          </GridItem>
-        ))}
-      </CardGrid>
-    </Section>
-  );
-}
+export const ArticleListDefault = ({ row }: { row: Expanded }) => (
+  <CardListSection row={row} relation="widgetsToArticles" end="article" label="Articles" card={(a) => <ArticleCard article={a} />} />
+);
 
 /** the article an overview shows: the page's (params['blog.article']) or the widget's first */
 export const useArticle = (row: Expanded) => usePageRow('blog.article', row, 'widgetsToArticles', 'article');

@@ -1,25 +1,13 @@
+import { CardListSection } from '../../../web/storefront/blocks.js';
 import { targets, usePage, useHref, useT, type Expanded } from '../../../web/storefront/context.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { ArticleCard, CardGrid, CategoryCard, GridItem, Section, SectionHeader, categoryPath, usePageRow } from './parts.js';
 
 /** 'category-list-default': the widget's categories as cards with 'More' */
-export function CategoryListDefault({ row }: { row: Expanded }) {
-  const t = useT();
-  const categories = targets(row, 'widgetsToCategories', 'category');
-  return (
-    <Section row={row}>
-      <SectionHeader row={row} />
-      <CardGrid label={t(row.title) || 'Categories'}>
-        {categories.map((c) => (
-          <GridItem key={c.id}>
-            <CategoryCard category={c} />
-          </GridItem>
-        ))}
-      </CardGrid>
-    </Section>
-  );
-}
+export const CategoryListDefault = ({ row }: { row: Expanded }) => (
+  <CardListSection row={row} relation="widgetsToCategories" end="category" label="Categories" card={(c) => <CategoryCard category={c} />} />
+);
 
 /** 'category-list-button-default': the categories as a row of buttons; the current page's category is marked */
 export function CategoryListButtonDefault({ row }: { row: Expanded }) {

@@ -1,3 +1,4 @@
+import { CardListSection } from '../../../web/storefront/blocks.js';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import {
   attributeValue, CARD, CardGrid, categoryPath, Description, GridItem, Heading, MoreLink, ProductGrid, ProductMasonry, Section, SectionHeader,
@@ -20,22 +21,9 @@ function CategoryCard({ category }: { category: Expanded }) {
 }
 
 /** 'category-list-default': the widget's categories as cards */
-export function CategoryListDefault({ row }: { row: Expanded }) {
-  const t = useT();
-  const categories = targets(row, 'widgetsToCategories', 'category');
-  return (
-    <Section row={row}>
-      <SectionHeader row={row} />
-      <CardGrid label={t(row.title) || 'Categories'}>
-        {categories.map((c) => (
-          <GridItem key={c.id}>
-            <CategoryCard category={c} />
-          </GridItem>
-        ))}
-      </CardGrid>
-    </Section>
-  );
-}
+export const CategoryListDefault = ({ row }: { row: Expanded }) => (
+  <CardListSection row={row} relation="widgetsToCategories" end="category" label="Categories" card={(c) => <CategoryCard category={c} />} />
+);
 
 /** 'category-overview-default': the page's category or the widget's first, with its products */
 export function CategoryOverviewDefault({ row }: { row: Expanded }) {
@@ -89,22 +77,9 @@ function StoreCard({ store }: { store: Expanded }) {
 }
 
 /** 'store-list-default': the widget's stores as cards */
-export function StoreListDefault({ row }: { row: Expanded }) {
-  const t = useT();
-  const stores = targets(row, 'widgetsToStores', 'store');
-  return (
-    <Section row={row}>
-      <SectionHeader row={row} />
-      <CardGrid label={t(row.title) || 'Stores'}>
-        {stores.map((s) => (
-          <GridItem key={s.id}>
-            <StoreCard store={s} />
-          </GridItem>
-        ))}
-      </CardGrid>
-    </Section>
-  );
-}
+export const StoreListDefault = ({ row }: { row: Expanded }) => (
+  <CardListSection row={row} relation="widgetsToStores" end="store" label="Stores" card={(s) => <StoreCard store={s} />} />
+);
 
 const useStore = (row: Expanded) => usePageRow('ecommerce.store', row, 'widgetsToStores', 'store');
 
