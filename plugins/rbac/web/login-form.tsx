@@ -1,9 +1,7 @@
-import { useState, type FormEvent } from 'react';
 import { Button } from '../../../web/ui/button.js';
 import { cn } from '../../../web/ui/cn.js';
-import { ApiError } from '../../../runtime/client/index.js';
-import { AUTH, http, storeRefresh, type SignedIn } from './session.js';
-import { Field, FormAlert, Link, checkEmail, checkPassword, useAction } from './ui.js';
+import type { SignedIn } from './session.js';
+import { Field, FormAlert, Link, useCredentialsForm } from './ui.js';
 
 export { REFRESH_KEY } from './session.js';
 
@@ -26,27 +24,7 @@ export interface LoginFormProps {
  * uses it as 'rbac/subject/login-form' with { title, onSignedIn }.
  */
 export function LoginForm({ onSignedIn, title = 'Sign in', embedded = false, forgotPasswordHref, signUpHref }: LoginFormProps) {
-  const [login, setLogin] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ login?: string; password?: string }>({});
-  const action = useAction();
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const found = { login: checkEmail(login), password: checkPassword(password) };
-    setErrors(found);
-    if (found.login || found.password) return;
-    await action.run(async () => {
-      try {
-        const r = await http.request<SignedIn>('POST', `${AUTH}/email-and-password/authentication`, { data: { login: login.trim(), password } });
-        storeRefresh(r.refresh);
-        onSignedIn?.(r);
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 401) throw new Error('Invalid login or password');
-        throw err;
-      }
-    });
-  };
+  const { login, setLogin, password, setPassword, errors, action, submit } = useCredentialsForm('authentication', (r) => onSignedIn?.(r));
 
   return (
     <form

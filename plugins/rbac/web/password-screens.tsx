@@ -2,8 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../web/ui/button.js';
 import { useHref, type Expanded } from '../../../web/storefront/context.js';
-import { AUTH, ROUTES, browser, http, storeRefresh, type SignedIn } from './session.js';
-import { Field, FormAlert, Link, WidgetCard, checkEmail, checkPassword, useAction } from './ui.js';
+import { AUTH, ROUTES, browser, http } from './session.js';
+import { Field, FormAlert, Link, WidgetCard, checkEmail, checkPassword, useAction, useCredentialsForm } from './ui.js';
 
 /** how long the reset screen lets its toast be read before going to the sign-in page */
 export const RESET_REDIRECT_MS = 1500;
@@ -11,21 +11,7 @@ export const RESET_REDIRECT_MS = 1500;
 /** 'rbac/widget/registration': Email, Password, 'Create an account'; success signs in and goes home */
 export function Registration({ row }: { row: Expanded }) {
   const href = useHref();
-  const [login, setLogin] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ login?: string; password?: string }>({});
-  const action = useAction();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const found = { login: checkEmail(login), password: checkPassword(password) };
-    setErrors(found);
-    if (found.login || found.password) return;
-    await action.run(async () => {
-      const r = await http.request<SignedIn>('POST', `${AUTH}/email-and-password/registration`, { data: { login: login.trim(), password } });
-      storeRefresh(r.refresh);
-      browser.go(href('/'));
-    });
-  };
+  const { login, setLogin, password, setPassword, errors, action, submit } = useCredentialsForm('registration', () => browser.go(href('/')));
   return (
     <WidgetCard row={row} fallbackTitle="Create an account" footer={<>Already have an account? <Link to={ROUTES.selectMethod}>Sign in</Link></>}>
       <form onSubmit={submit} noValidate aria-label="Registration" className="flex flex-col gap-4">

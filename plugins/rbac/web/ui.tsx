@@ -1,10 +1,11 @@
-import { useCallback, useId, useRef, useState, type AnchorHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useCallback, useId, useRef, useState, type AnchorHTMLAttributes, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Input } from '../../../web/ui/input.js';
 import { RichTextView, parseRichText, plainText } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { BUTTON_VARIANTS } from '../../../web/ui/button.js';
 import { useHref, useT, type Expanded } from '../../../web/storefront/context.js';
-import { messageOf } from './session.js';
+import { ApiError } from '../../../runtime/client/index.js';
+import { AUTH, http, messageOf, storeRefresh, type SignedIn } from './session.js';
 
 export const PASSWORD_MIN = 8;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -100,4 +101,32 @@ export function WidgetCard({ row, fallbackTitle, children, footer }: { row: Expa
       </div>
     </section>
   );
+}
+
+/**
+ * The email and password form both sign-in and registration use: its fields, their checks, and one
+ * POST at a time that stores the refresh token on success (spec §4).
+ */
+export function useCredentialsForm(route: 'authentication' | 'registration', onDone: (r: SignedIn) => void) {
+  const [login, setLogin] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ login?: string; password?: string }>({});
+  const action = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = { login: checkEmail(login), password: checkPassword(password) };
+    setErrors(found);
+    if (found.login || found.password) return;
+    await action.run(async () => {
+      try {
+        const r = await http.request<SignedIn>('POST', `${AUTH}/email-and-password/${route}`, { data: { login: login.trim(), password } });
+        storeRefresh(r.refresh);
+        onDone(r);
+      } catch (err) {
+        if (route === 'authentication' && err instanceof ApiError && err.status === 401) throw new Error('Invalid login or password');
+        throw err;
+      }
+    });
+  };
+  return { login, setLogin, password, setPassword, errors, action, submit };
 }
