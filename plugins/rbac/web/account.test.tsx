@@ -1,24 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { AccountMenu } from './account-menu.js';
 import { IdentitySettings } from './identity-settings.js';
 import { SubjectOverview } from './subject.js';
-import { REFRESH_KEY, browser } from './session.js';
-import { ME, fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
+import { REFRESH_KEY } from './session.js';
+import { browserSandbox, ME, fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
 
 const ME_PATH = '/api/rbac/subjects/authentication/me';
 const EMAIL_ID = ME.identities[0]!.id;
-let go: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  localStorage.clear();
-  go = vi.spyOn(browser, 'go').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+const sandbox = browserSandbox();
 
 describe('account menu', () => {
   it('a visitor gets a Login button to the select-method page', async () => {
@@ -46,7 +37,7 @@ describe('account menu', () => {
     expect(document.activeElement).toBe(button);
     await user.keyboard('{Enter}');
     await user.click(screen.getByRole('button', { name: 'Logout' }));
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/'));
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/'));
     expect(api.find('POST', '/api/rbac/subjects/authentication/logout')[0]!.data).toEqual({ refresh: 'r.1' });
     expect(localStorage.getItem(REFRESH_KEY)).toBeNull();
   });

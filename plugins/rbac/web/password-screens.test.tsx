@@ -1,23 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { ForgotPassword, Registration, ResetPassword } from './password-screens.js';
 import { Logout } from './subject.js';
-import { REFRESH_KEY, browser } from './session.js';
-import { fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
+import { REFRESH_KEY } from './session.js';
+import { browserSandbox, fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
 
 const BASE = '/api/rbac/subjects/authentication';
-let go: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  localStorage.clear();
-  go = vi.spyOn(browser, 'go').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-  window.history.replaceState(null, '', '/');
-});
+const sandbox = browserSandbox();
+afterEach(() => window.history.replaceState(null, '', '/'));
 
 describe('registration', () => {
   it('creates the account, stores the refresh token and goes home', async () => {
@@ -28,7 +19,7 @@ describe('registration', () => {
     await user.type(screen.getByLabelText('Email'), 'new@example.com');
     await user.type(screen.getByLabelText('Password'), 'long-enough');
     await user.click(screen.getByRole('button', { name: 'Create an account' }));
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/ru'));
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/ru'));
     expect(localStorage.getItem(REFRESH_KEY)).toBe('r.9');
     expect(api.calls[0]!.data).toEqual({ login: 'new@example.com', password: 'long-enough' });
   });
@@ -41,7 +32,7 @@ describe('registration', () => {
     await user.type(screen.getByLabelText('Password'), 'long-enough');
     await user.keyboard('{Enter}');
     expect((await screen.findByRole('alert')).textContent).toBe('An account with this email already exists');
-    expect(go).not.toHaveBeenCalled();
+    expect(sandbox.go).not.toHaveBeenCalled();
   });
 });
 
@@ -68,7 +59,7 @@ describe('reset password', () => {
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     expect(await screen.findByText('Password reset successfully')).toBeTruthy();
     expect(api.calls[0]!.data).toEqual({ code: 'abc+123', password: 'brand-new-pass', passwordConfirmation: 'brand-new-pass' });
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/rbac/subject/authentication/email-and-password/authentication'), { timeout: 3000 });
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/rbac/subject/authentication/email-and-password/authentication'), { timeout: 3000 });
   });
 
   it('without a code explains and does not submit', async () => {
@@ -98,7 +89,7 @@ describe('logout screen', () => {
     const api = mockFetch({ [`POST ${BASE}/logout`]: ok({ loggedOut: true }) });
     const { container } = renderPage(<Logout row={widgetRow('logout')} />, { language: 'ru' });
     expect((container.querySelector('[data-rbac-logout]') as HTMLElement).hidden).toBe(true);
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/ru'));
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/ru'));
     expect(api.calls).toHaveLength(1);
     expect(api.calls[0]!.data).toEqual({ refresh: 'r.5' });
     expect(api.calls[0]!.init.credentials).toBe('include');

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
 import { Authorized } from './authorized.js';
-import { REFRESH_KEY, browser, identityText, loadMe, shortAddress, subjectName, useSubject } from './session.js';
-import { ME, fail, mockFetch, ok, renderPage } from './test-utils.js';
+import { REFRESH_KEY, identityText, loadMe, shortAddress, subjectName, useSubject } from './session.js';
+import { browserSandbox, ME, fail, mockFetch, ok, renderPage } from './test-utils.js';
 import { lookup, registered } from '../../../web/registry.js';
 import { registerRbacWeb } from './index.js';
 import { LoginForm } from './login-form.js';
@@ -10,16 +10,7 @@ import { LoginForm } from './login-form.js';
 const ME_PATH = '/api/rbac/subjects/authentication/me';
 const REFRESH_PATH = '/api/rbac/subjects/authentication/refresh';
 
-let go: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  localStorage.clear();
-  go = vi.spyOn(browser, 'go').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+const sandbox = browserSandbox();
 
 describe('shortAddress', () => {
   it('keeps the first 6 and the last 4 characters', () => {
@@ -45,7 +36,7 @@ describe('loadMe (spec §4)', () => {
     const api = mockFetch({ [`GET ${ME_PATH}`]: fail(401, 'Not authorized') });
     expect(await loadMe()).toBeNull();
     expect(api.find('POST', REFRESH_PATH)).toHaveLength(0);
-    expect(go).not.toHaveBeenCalled();
+    expect(sandbox.go).not.toHaveBeenCalled();
   });
 
   it('on 401 refreshes with the stored token, stores the new one and asks again', async () => {
@@ -65,7 +56,7 @@ describe('loadMe (spec §4)', () => {
     mockFetch({ [`GET ${ME_PATH}`]: fail(401, 'Not authorized'), [`POST ${REFRESH_PATH}`]: fail(401, 'Not authorized') });
     expect(await loadMe('/ru')).toBeNull();
     expect(localStorage.getItem(REFRESH_KEY)).toBeNull();
-    expect(go).toHaveBeenCalledWith('/ru');
+    expect(sandbox.go).toHaveBeenCalledWith('/ru');
   });
 });
 

@@ -1,23 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { LoginWidget, SelectMethod } from './sign-in.js';
 import { LoginForm } from './login-form.js';
 import { REFRESH_KEY, browser } from './session.js';
-import { fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
+import { browserSandbox, fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
 import { getAddress, verifyMessage, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
 const AUTHN = '/api/rbac/subjects/authentication/email-and-password/authentication';
-let go: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  localStorage.clear();
-  go = vi.spyOn(browser, 'go').mockImplementation(() => undefined);
-});
+const sandbox = browserSandbox();
 afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
   delete (window as { ethereum?: unknown }).ethereum;
 });
 
@@ -46,7 +39,7 @@ describe('login widget', () => {
     await fillLogin('ada@example.com', 'correct-horse');
     expect(screen.getByRole('button', { name: 'Loading...' })).toHaveProperty('disabled', true);
     release();
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/ru'));
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/ru'));
     expect(localStorage.getItem(REFRESH_KEY)).toBe('r.1');
     expect(api.find('POST', AUTHN)[0]!.data).toEqual({ login: 'ada@example.com', password: 'correct-horse' });
     expect(api.calls[0]!.init.credentials).toBe('include');
@@ -57,7 +50,7 @@ describe('login widget', () => {
     renderPage(<LoginWidget row={widgetRow('login')} />);
     await fillLogin('ada@example.com', 'wrong-password');
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid login or password');
-    expect(go).not.toHaveBeenCalled();
+    expect(sandbox.go).not.toHaveBeenCalled();
     expect(localStorage.getItem(REFRESH_KEY)).toBeNull();
   });
 
@@ -79,7 +72,7 @@ describe('login widget', () => {
     expect(screen.queryByRole('link')).toBeNull();
     await fillLogin('admin@example.com', 'admin-password');
     await waitFor(() => expect(onSignedIn).toHaveBeenCalled());
-    expect(go).not.toHaveBeenCalled();
+    expect(sandbox.go).not.toHaveBeenCalled();
   });
 });
 
@@ -158,7 +151,7 @@ describe('wallet sign-in (wagmi, injected connector)', () => {
     const api = mockFetch({ [`GET ${INIT}`]: ok({ jwt: 'j', refresh: null, nonce }), [`POST ${EVM}`]: ok({ jwt: 'j', refresh: 'w.1' }) });
     const { user, button } = await openWallet();
     await user.click(button);
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/'));
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/'));
     expect(localStorage.getItem(REFRESH_KEY)).toBe('w.1');
     const body = api.find('POST', EVM)[0]!.data as { message: string; signature: Hex; address: Address };
     expect(body.message).toBe(`Sign in to ${window.location.host}\nNonce: ${nonce}`);
@@ -190,7 +183,7 @@ describe('wallet sign-in (wagmi, injected connector)', () => {
     expect(busy).toHaveProperty('disabled', true);
     await user.click(busy);
     release();
-    await waitFor(() => expect(go).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledTimes(1));
     expect(wallet.calls('eth_requestAccounts')).toHaveLength(1);
     expect(wallet.calls('personal_sign')).toHaveLength(1);
     expect(api.find('GET', INIT)).toHaveLength(1);
@@ -209,7 +202,7 @@ describe('wallet sign-in (wagmi, injected connector)', () => {
     expect(screen.queryByText(/0x[0-9a-fA-F]{4}…/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Connect wallet' })).toHaveProperty('disabled', false);
     expect(localStorage.getItem(REFRESH_KEY)).toBeNull();
-    expect(go).not.toHaveBeenCalled();
+    expect(sandbox.go).not.toHaveBeenCalled();
   });
 
   it('reports a rejected signature and allows another attempt', async () => {
@@ -220,7 +213,7 @@ describe('wallet sign-in (wagmi, injected connector)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('The request was rejected in the wallet');
     expect(screen.getByRole('button', { name: 'Connect wallet' })).toHaveProperty('disabled', false);
     expect(wallet.calls('wallet_revokePermissions')).toHaveLength(1);
-    expect(go).not.toHaveBeenCalled();
+    expect(sandbox.go).not.toHaveBeenCalled();
   });
 
   it('a wallet that reconnects without a session token is disconnected', async () => {

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { vi } from 'vitest';
-import { render } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { cleanup, render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'sonner';
 import { PageProvider, type Expanded } from '../../../web/storefront/context.js';
-import type { Me } from './session.js';
+import { browser, type Me } from './session.js';
 
 /** test helpers for the rbac screens (not a test file itself) */
 
@@ -86,4 +86,22 @@ export function renderPage(ui: ReactNode, { language = 'en', params = {} }: { la
       </PageProvider>
     </QueryClientProvider>,
   );
+}
+
+/**
+ * Each test starts with empty local storage and browser.go spied on (sandbox.go), and ends with
+ * the DOM cleaned, mocks restored and stubbed globals (fetch) put back.
+ */
+export function browserSandbox() {
+  const sandbox = { go: undefined as unknown as ReturnType<typeof vi.spyOn> };
+  beforeEach(() => {
+    localStorage.clear();
+    sandbox.go = vi.spyOn(browser, 'go').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+  return sandbox;
 }
