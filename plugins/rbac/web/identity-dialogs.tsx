@@ -13,25 +13,37 @@ interface Props {
   onChanged: () => unknown;
 }
 
+/**
+ * A dialog whose action calls the server once at a time; on success it says so, closes and lets
+ * the caller reload.
+ */
+function useDialogAction(onChanged: () => unknown) {
+  const [open, setOpen] = useState(false);
+  const action = useAction();
+  const run = (request: () => Promise<unknown>, done: string, after?: () => void) =>
+    action.run(async () => {
+      await request();
+      toast.success(done);
+      setOpen(false);
+      after?.();
+      await onChanged();
+    });
+  return { open, setOpen, action, run };
+}
+
 const identityPath = (subjectId: string, identityId: string) => `/api/rbac/subjects/${subjectId}/identities/${identityId}`;
 
 /** 'Change email': PATCH the identity's email */
 export function ChangeEmailDialog({ subjectId, identity, onChanged }: Props) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, action, run } = useDialogAction(onChanged);
   const [email, setEmail] = useState(identity.email ?? '');
   const [error, setError] = useState<string>();
-  const action = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const found = checkEmail(email);
     setError(found);
     if (found) return;
-    await action.run(async () => {
-      await http.request('PATCH', identityPath(subjectId, identity.id), { data: { email: email.trim() } });
-      toast.success('Updated successfully');
-      setOpen(false);
-      await onChanged();
-    });
+    await run(() => http.request('PATCH', identityPath(subjectId, identity.id), { data: { email: email.trim() } }), 'Updated successfully');
   };
   return (
     <Dialog
@@ -58,11 +70,10 @@ export function ChangeEmailDialog({ subjectId, identity, onChanged }: Props) {
 
 /** 'Change Password': the current and the new password, sent as multipart with a 'data' JSON part (spec §7) */
 export function ChangePasswordDialog({ identity, onChanged }: Props) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, action, run } = useDialogAction(onChanged);
   const [password, setPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [errors, setErrors] = useState<{ password?: string; newPassword?: string }>({});
-  const action = useAction();
   const reset = () => {
     setPassword('');
     setNewPassword('');
@@ -74,14 +85,8 @@ export function ChangePasswordDialog({ identity, onChanged }: Props) {
     const found = { password: checkPassword(password), newPassword: checkPassword(newPassword) };
     setErrors(found);
     if (found.password || found.newPassword) return;
-    await action.run(async () => {
-      // `files` makes the client send multipart/form-data: the 'data' part holds the JSON
-      await http.request('PATCH', `/api/rbac/identities/${identity.id}/change-password`, { data: { password, newPassword }, files: {} });
-      toast.success('Updated successfully');
-      setOpen(false);
-      reset();
-      await onChanged();
-    });
+    // `files` makes the client send multipart/form-data: the 'data' part holds the JSON
+    await run(() => http.request('PATCH', `/api/rbac/identities/${identity.id}/change-password`, { data: { password, newPassword }, files: {} }), 'Updated successfully', reset);
   };
   return (
     <Dialog
@@ -109,15 +114,8 @@ export function ChangePasswordDialog({ identity, onChanged }: Props) {
 
 /** 'Delete' with a confirmation; the server keeps an account's last identity */
 export function DeleteIdentityDialog({ subjectId, identity, onChanged }: Props) {
-  const [open, setOpen] = useState(false);
-  const action = useAction();
-  const remove = () =>
-    action.run(async () => {
-      await http.request('DELETE', identityPath(subjectId, identity.id));
-      toast.success('Deleted successfully');
-      setOpen(false);
-      await onChanged();
-    });
+  const { open, setOpen, action, run } = useDialogAction(onChanged);
+  const remove = () => run(() => http.request('DELETE', identityPath(subjectId, identity.id)), 'Deleted successfully');
   return (
     <Dialog
       open={open}
