@@ -14,16 +14,18 @@ function StretchedLink({ row, label }: { row: Expanded; label: string }) {
   return <a href={href(url)} aria-label={label || url} className="absolute inset-0 z-0" {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})} />;
 }
 
+/** a slide's texts in the page language and its first file */
+function useSlide(row: Expanded) {
+  const t = useT();
+  return { title: t(row.title), subtitle: t(row.subtitle), description: t(row.description), file: filesOf(row)[0] };
+}
+
 /**
  * website-builder/slide 'full-width-banner' (and 'default'): its first file (or a gradient) filling
  * the slide, with title, subtitle and buttons over it; the whole slide links to its url if set.
  */
 export function BannerSlide({ row }: { row: Expanded }) {
-  const t = useT();
-  const title = t(row.title);
-  const subtitle = t(row.subtitle);
-  const description = t(row.description);
-  const file = filesOf(row)[0];
+  const { title, subtitle, description, file } = useSlide(row);
   return (
     <div className={cn('relative h-full w-full overflow-hidden text-white', str(row.className))}>
       {file ? (
@@ -53,11 +55,7 @@ export function BannerSlide({ row }: { row: Expanded }) {
 
 /** website-builder/slide 'plain-container': a light container with title, description and buttons */
 export function PlainSlide({ row }: { row: Expanded }) {
-  const t = useT();
-  const title = t(row.title);
-  const subtitle = t(row.subtitle);
-  const description = t(row.description);
-  const file = filesOf(row)[0];
+  const { title, subtitle, description, file } = useSlide(row);
   return (
     <div className={cn('relative h-full w-full overflow-hidden bg-slate-50 text-slate-900', str(row.className))}>
       <StretchedLink row={row} label={title} />
