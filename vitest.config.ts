@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    globalSetup: ['tests/helpers/global-setup.ts'],
     env: { NODE_ENV: 'test' },
     projects: [
       {
@@ -15,7 +16,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'web', include: ['web/**/*.test.tsx', 'web/**/*.test.ts', 'plugins/**/*.test.tsx'], environment: 'happy-dom' },
+        test: { name: 'web', include: ['web/**/*.test.tsx', 'web/**/*.test.ts', 'plugins/**/*.test.tsx'], environment: 'happy-dom', setupFiles: ['web/test-setup.ts'] },
       },
     ],
   },

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { sqliteDatabase } from '../helpers/databases.js';
-import { hasChromium, launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
+import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
 
 
 /** playwright-core has no test runner: these wait the way its assertions would */
@@ -16,7 +16,7 @@ const textIn = (l: Locator, t: string, present = true) => eventually(async () =>
 const ADMIN = 'admin@example.com';
 const PASSWORD = 'admin-password';
 
-describe.skipIf(!hasChromium && !process.env.CI)('admin back office in Chromium', () => {
+describe('admin back office in Chromium', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   let browser: Browser;
   let page: Page;

@@ -2,13 +2,13 @@ import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { sqliteDatabase } from '../helpers/databases.js';
-import { hasChromium, launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
+import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
 import { resetCodeIn, startSmtp } from '../helpers/smtp.js';
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
 const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 15_000, interval: 100 });
 
-describe.skipIf(!hasChromium && !process.env.CI)('storefront in Chromium', () => {
+describe('storefront in Chromium', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let browser: Browser;

@@ -131,7 +131,7 @@ for (const d of DIALECTS) {
         const n = await t.call('GET', '/api/notification/notifications?limit=10');
         expect(n.body.data).toHaveLength(2);
         return n.body.data as { recipient: string; payload: { text: string; template: string } }[];
-      });
+      }, { timeout: 15_000, interval: 50 });
       expect(mails.map((m) => m.recipient).sort()).toEqual(['boss@example.com', 'sales@example.com']);
       expect(mails[0].payload.template).toBe('crm-request');
       expect(mails[0].payload.text).toContain('email: dana@example.com');

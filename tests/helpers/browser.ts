@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { ROOT } from '../../engine/codegen.js';
@@ -7,17 +7,22 @@ import { startServer } from '../../runtime/server.js';
 import { plugins } from '../../plugins/index.js';
 import type { TestDatabase } from './databases.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
 export const SCREENSHOTS = join(ROOT, '.tmp', 'screenshots');
 
-/** Debian's Chromium, driven by playwright-core; never a downloaded browser */
+/** flags that keep a headless Chromium from reaching for the network or the GPU on a closed machine */
+const QUIET = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+
+/**
+ * The browser playwright-core drives: `CHROMIUM_PATH` when set, otherwise the Chromium that ships inside the
+ * `@sparticuz/chromium` npm package (it needs no system package and is unpacked into the temp folder on first
+ * use). Never a downloaded browser, and never a skipped test because no browser is installed.
+ */
 export async function launchBrowser(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-  });
+  if (process.env.CHROMIUM_PATH) return chromium.launch({ executablePath: process.env.CHROMIUM_PATH, args: QUIET });
+  const packaged = (await import('@sparticuz/chromium')).default;
+  const args = packaged.args.filter((arg) => arg !== '--single-process');
+  return chromium.launch({ executablePath: await packaged.executablePath(), args: [...new Set([...args, ...QUIET])] });
 }
 
 /** the real server with the built web apps, on a port of its own */

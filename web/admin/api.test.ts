@@ -17,7 +17,7 @@ describe('admin requests', () => {
     });
     const all = Promise.all(Array.from({ length: 12 }, () => http.request('GET', '/api/x')));
     for (let i = 0; i < 12; i++) {
-      await vi.waitFor(() => expect(release.length).toBeGreaterThan(0));
+      await vi.waitFor(() => expect(release.length).toBeGreaterThan(0), { timeout: 15_000 });
       release.shift()!();
     }
     expect(await all).toHaveLength(12);

@@ -135,7 +135,7 @@ describe('crm form submission', () => {
     show(widget('form-list-default', [contactInputs[0]]));
     await user.type(screen.getByLabelText(/Your name/), 'Ada');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    await vi.waitFor(() => expect(toast.error).toHaveBeenCalled());
+    await vi.waitFor(() => expect(toast.error).toHaveBeenCalled(), { timeout: 15_000 });
     expect(toast.error.mock.calls[0][0]).toContain('email is required');
     expect(toast.success).not.toHaveBeenCalled();
     expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe('Ada');
@@ -149,7 +149,7 @@ describe('crm form submission', () => {
     await user.click(screen.getByRole('checkbox', { name: 'SEO' }));
     await user.click(screen.getByRole('checkbox', { name: 'Logo' }));
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    await vi.waitFor(() => expect(toast.success).toHaveBeenCalled());
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalled(), { timeout: 15_000 });
     expect(JSON.parse(String((fetch.mock.calls[0] as [string, RequestInit])[1].body))).toEqual({ data: { extras: 'seo, logo' } });
   });
 });

@@ -59,7 +59,7 @@ describe('reset password', () => {
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     expect(await screen.findByText('Password reset successfully')).toBeTruthy();
     expect(api.calls[0]!.data).toEqual({ code: 'abc+123', password: 'brand-new-pass', passwordConfirmation: 'brand-new-pass' });
-    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/rbac/subject/authentication/email-and-password/authentication'), { timeout: 3000 });
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/rbac/subject/authentication/email-and-password/authentication'));
   });
 
   it('without a code explains and does not submit', async () => {
