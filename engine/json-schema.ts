@@ -61,7 +61,8 @@ export function rowSchema(entity: Entity, model: Model): Schema {
       : valueSchema(f, model, !alwaysSet);
     delete s.default;
     properties[f.name] = s;
-    required.push(f.name);
+    // a field whose read access is restricted is left out of the rows of callers who may not read it
+    if (!f.access?.read || f.access.read.includes('public')) required.push(f.name);
   }
   return { title: entity.title, type: 'object', additionalProperties: false, properties, required };
 }

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
-import type { Entity, Field, FieldSpec, Manifest, Model } from './model.js';
+import type { Entity, Field, FieldSpec, Manifest, Model, Ownership } from './model.js';
 import { snake } from './model.js';
 
 export interface ManifestProblem {
@@ -157,12 +157,12 @@ export function loadModel(schemasDir: string): Model {
         }
       }
     }
-    if (manifest.owner && fields.find((x) => x.name === manifest.owner)?.kind !== 'reference') {
-      problems.push({ file, path: '/owner', rule: 'owner', message: `'${manifest.owner}' must name a reference field` });
+    for (const f of fields) {
+      if (f.format === 'link' && f.kind !== 'text') problems.push({ file, path: `/fields/${f.name}/format`, rule: 'format', message: "format 'link' is for text fields" });
     }
     entities.push({
       id, module, name: manifest.name, route: manifest.route, title: manifest.title,
-      description: manifest.description, access: manifest.access ?? 'public', owner: manifest.owner,
+      description: manifest.description, access: manifest.access ?? 'public',
       variants, defaultVariant, relation: manifest.relation, unique: manifest.unique ?? [],
       fields, table: tableName(module, manifest.route), file,
     });
@@ -174,6 +174,22 @@ export function loadModel(schemasDir: string): Model {
     }
     tables.set(e.table, e.file);
   }
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  for (const { module, file, manifest } of manifests) {
+    const entity = byId.get(`${module}/${manifest.name}`)!;
+    entity.owner = resolveOwner(entity, manifest.owner, byId, (path, message) => problems.push({ file, path, rule: 'owner', message }));
+  }
+  for (const { module, file, manifest } of manifests) {
+    const entity = byId.get(`${module}/${manifest.name}`)!;
+    checkOwnerChain(entity, byId, (message) => problems.push({ file, path: '/owner', rule: 'owner', message }));
+    for (const f of entity.fields) {
+      const roles = [...(f.access?.read ?? []), ...(f.access?.write ?? [])];
+      if (roles.includes('owner') && !entity.owner) {
+        problems.push({ file, path: `/fields/${f.name}/access`, rule: 'owner', message: `'owner' needs an entity a subject owns: declare "owner" (a reference to rbac/subject, or {"through": <relation>})` });
+      }
+      if (f.secret && f.access?.read) problems.push({ file, path: `/fields/${f.name}/access/read`, rule: 'secret', message: 'a secret field is never read: leave out access.read' });
+    }
+  }
   if (problems.length) throw new ManifestError(problems);
 
   entities.sort((a, b) => a.id.localeCompare(b.id));
@@ -184,6 +200,52 @@ export function loadModel(schemasDir: string): Model {
     entities,
     byId: Object.fromEntries(entities.map((e) => [e.id, e])),
   };
+}
+
+const SUBJECT = 'rbac/subject';
+
+/**
+ * The manifest's `owner`, or the conventions: rbac/subject owns itself; a row with a reference to
+ * rbac/subject is owned through it; an entity an `rbac/subjects-to-…` relation links to is owned through it.
+ */
+function resolveOwner(entity: Entity, declared: Manifest['owner'], byId: Map<string, Entity>, problem: (path: string, message: string) => void): Ownership | undefined {
+  if (typeof declared === 'string') {
+    const f = entity.fields.find((x) => x.name === declared);
+    if (f?.kind !== 'reference') return problem('/owner', `'${declared}' must name a reference field`), undefined;
+    return { kind: 'field', field: f.name, target: f.target! };
+  }
+  if (declared) {
+    const rel = byId.get(declared.through);
+    const ends = rel?.relation?.map((n) => rel.fields.find((f) => f.name === n));
+    const subject = ends?.find((f) => f?.target === SUBJECT);
+    const target = ends?.find((f) => f !== subject && f?.target === entity.id);
+    if (!rel || !subject || !target) {
+      return problem('/owner/through', `'${declared.through}' must be a relation entity linking ${SUBJECT} to ${entity.id}`), undefined;
+    }
+    return { kind: 'through', relation: rel.id, subjectField: subject.name, targetField: target.name };
+  }
+  if (entity.id === SUBJECT) return { kind: 'self' };
+  const direct = entity.fields.find((f) => f.kind === 'reference' && f.target === SUBJECT);
+  if (direct) return { kind: 'field', field: direct.name, target: SUBJECT };
+  for (const rel of byId.values()) {
+    if (rel.module !== 'rbac' || !rel.name.startsWith('subjects-to-') || rel.relation?.length !== 2) continue;
+    const [a, b] = rel.relation.map((n) => rel.fields.find((f) => f.name === n)!);
+    if (a?.target === SUBJECT && b?.target === entity.id && entity.id !== SUBJECT) return { kind: 'through', relation: rel.id, subjectField: a.name, targetField: b.name };
+  }
+  return undefined;
+}
+
+/** an owner field must lead to rbac/subject through owned entities, without a cycle */
+function checkOwnerChain(entity: Entity, byId: Map<string, Entity>, problem: (message: string) => void) {
+  const seen = new Set<string>();
+  let at: Entity | undefined = entity;
+  while (at?.owner?.kind === 'field' && at.owner.target !== SUBJECT) {
+    if (seen.has(at.id)) return problem(`the owner chain of ${entity.id} loops through ${at.id}`);
+    seen.add(at.id);
+    const next = byId.get(at.owner.target);
+    if (!next?.owner) return problem(`'${at.owner.field}' points at ${at.owner.target}, which no subject owns: point it at ${SUBJECT} or at an owned entity`);
+    at = next;
+  }
 }
 
 function isRegex(s: string) {

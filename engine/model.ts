@@ -25,7 +25,28 @@ export interface FieldSpec {
   accept?: string[];
   to?: string;
   onDelete?: 'cascade' | 'set null' | 'restrict';
+  /** who reads and who writes the field: role slugs plus the built-ins public, signed-in, owner, admin */
+  access?: FieldAccess;
 }
+
+/** built-in access roles; any other name is the slug of an rbac/role */
+export const BUILTIN_ROLES = ['public', 'signed-in', 'owner', 'admin'] as const;
+
+export interface FieldAccess {
+  read?: string[];
+  write?: string[];
+}
+
+/**
+ * How a subject owns a row, resolved by the loader from the manifest's `owner` (or the conventions):
+ * - self: the row is the subject (rbac/subject);
+ * - field: a reference field, to rbac/subject or to an entity that is itself owned;
+ * - through: a relation entity linking rbac/subject (subjectField) to this entity (targetField).
+ */
+export type Ownership =
+  | { kind: 'self' }
+  | { kind: 'field'; field: string; target: string }
+  | { kind: 'through'; relation: string; subjectField: string; targetField: string };
 
 /** A manifest as written in schemas/<module>/<name>.json */
 export interface Manifest {
@@ -34,7 +55,7 @@ export interface Manifest {
   title: string;
   description?: string;
   access?: 'public' | 'private';
-  owner?: string;
+  owner?: string | { through: string };
   variants?: string[];
   relation?: string[];
   unique?: string[][];
@@ -60,7 +81,8 @@ export interface Entity {
   title: string;
   description?: string;
   access: 'public' | 'private';
-  owner?: string;
+  /** how a subject owns a row; undefined when no subject owns rows of this entity */
+  owner?: Ownership;
   variants: string[];
   defaultVariant: string;
   relation?: string[];

@@ -8,7 +8,8 @@ import type { Config } from './config.js';
 import { Repository } from './crud/repository.js';
 import { crudRoutes } from './crud/routes.js';
 import { HttpError } from './http/errors.js';
-import { secretKeyAuthorizer, type Authorizer } from './http/access.js';
+import { isPrivileged, secretKeyAuthorizer, secretKeyCaller, type Authorizer } from './http/access.js';
+import { Policy } from './crud/policy.js';
 import type { Plugin, PluginContext } from './plugin.js';
 import { modelRoute } from './http/model-route.js';
 
@@ -29,10 +30,19 @@ export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 export function createApp({ model, database, config, plugins = [], log }: AppOptions) {
   const logger = log ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-rbac-secret-key"]', 'req.headers.cookie'] });
   const repo = new Repository(database, model);
-  const ctx: PluginContext = { model, database, repo, config, log: logger, authorize: secretKeyAuthorizer(config.rbacSecretKey), services: {} };
+  repo.hooks.log = logger;
+  const ctx: PluginContext = {
+    model, database, repo, config, log: logger, services: {},
+    authorize: secretKeyAuthorizer(config.rbacSecretKey),
+    caller: secretKeyCaller(config.rbacSecretKey),
+    permits: async (c) => isPrivileged(await ctx.caller(c)),
+  };
   for (const p of plugins) if (p.services) Object.assign(ctx.services, p.services(ctx));
   for (const p of plugins) if (p.authorizer) ctx.authorize = p.authorizer(ctx);
+  for (const p of plugins) if (p.identity) Object.assign(ctx, p.identity(ctx));
+  for (const p of plugins) if (p.hooks) repo.hooks.add(typeof p.hooks === 'function' ? p.hooks(ctx) : p.hooks);
   const authorize: Authorizer = (c, r) => ctx.authorize(c, r);
+  const policy = new Policy(model, database, (c, method, path) => ctx.permits(c, method, path));
 
   const app = new Hono();
   app.use(requestId());
@@ -60,8 +70,8 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
 
   app.get('/api/health', (c) => c.json({ data: { status: 'ok', dialect: database.dialect } }));
   for (const p of plugins) if (p.middleware) app.use('/api/*', p.middleware(ctx));
-  modelRoute(app, model);
+  modelRoute(app, model, (c) => ctx.caller(c));
   for (const p of plugins) p.routes?.(app, ctx);
-  app.route('/api', crudRoutes({ model, repo, authorize }));
-  return { app, repo, ctx, log: logger };
+  app.route('/api', crudRoutes({ model, repo, authorize, caller: (c) => ctx.caller(c), policy }));
+  return { app, repo, ctx, policy, log: logger };
 }

@@ -2,7 +2,8 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import type { Model } from '../engine/model.js';
 import type { Database } from './db/index.js';
 import type { Repository } from './crud/repository.js';
-import type { Authorizer } from './http/access.js';
+import type { Authorizer, CallerOf, Permits } from './http/access.js';
+import type { HookSet } from './crud/hooks.js';
 import type { Config } from './config.js';
 import type { Logger } from 'pino';
 
@@ -12,8 +13,12 @@ export interface PluginContext {
   repo: Repository;
   config: Config;
   log: Logger;
-  /** the authorizer in force; a plugin may wrap it */
+  /** the authorizer in force (route permissions); a plugin may wrap it */
   authorize: Authorizer;
+  /** who is asking: the system, a subject with its roles, or nobody */
+  caller: CallerOf;
+  /** whether the caller may do METHOD on PATH by the route permissions */
+  permits: Permits;
   /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
   services: Record<string, unknown>;
 }
@@ -35,6 +40,13 @@ export interface Plugin {
   routes?: (app: Hono, ctx: PluginContext) => void;
   /** replaces the authorizer (the accounts module does) */
   authorizer?: (ctx: PluginContext) => Authorizer;
+  /** replaces how callers are identified and route permissions are asked (the accounts module does) */
+  identity?: (ctx: PluginContext) => { caller: CallerOf; permits: Permits };
+  /**
+   * typed hooks per entity id ('*' for every entity), run on every write through the repository:
+   * generic CRUD, bulk, find-or-create, plugin routes and seeding. See runtime/crud/hooks.ts.
+   */
+  hooks?: HookSet | ((ctx: PluginContext) => HookSet);
   /** demo rows for an empty database */
   seed?: SeedData;
   /** rows every installation needs (roles, permissions): inserted on start when their id is missing */

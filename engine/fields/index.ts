@@ -1,4 +1,5 @@
 import type { Field, FieldKind, Model } from '../model.js';
+import { SAFE_LINK_PATTERN } from '../links.js';
 
 export type Dialect = 'sqlite' | 'pg';
 
@@ -47,6 +48,8 @@ export const fieldTypes = {
       ...(f.minLength !== undefined && { minLength: f.minLength }),
       ...(f.maxLength !== undefined && { maxLength: f.maxLength }),
       ...(f.format && ['email', 'uri', 'uuid'].includes(f.format) && { format: f.format }),
+      // a link must pass the one allow-list of link targets (engine/links.ts), beside any pattern of its own
+      ...(f.format === 'link' && (f.pattern === undefined ? { pattern: SAFE_LINK_PATTERN } : { allOf: [{ pattern: SAFE_LINK_PATTERN }] })),
     }),
     column: (f, d) => (d === 'pg' && f.format === 'uuid' ? `uuid(${col(f)})` : `text(${col(f)})`),
     imports: { sqlite: ['text'], pg: ['text', 'uuid'] },

@@ -55,14 +55,14 @@ export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows
   for (const link of linksOf(repo.model, entity)) {
     const rt = repo.table(link.relation);
     onRead?.(link.relation);
-    const rels: Row[] = await db.select(repo.columns(link.relation)).from(rt).where(inArray(rt[link.near.name], ids)).orderBy(asc(rt.orderIndex), asc(rt.createdAt), asc(rt.id));
+    const rels: Row[] = await db.select(repo.publicColumns(link.relation)).from(rt).where(inArray(rt[link.near.name], ids)).orderBy(asc(rt.orderIndex), asc(rt.createdAt), asc(rt.id));
     if (!rels.length) {
       for (const r of rows) r[link.key] = [];
       continue;
     }
     const tt = repo.table(link.target);
     const farIds = [...new Set(rels.map((r) => r[link.far.name] as string))];
-    const found: Row[] = await db.select(repo.columns(link.target)).from(tt).where(inArray(tt.id, farIds));
+    const found: Row[] = await db.select(repo.publicColumns(link.target)).from(tt).where(inArray(tt.id, farIds));
     const ends = new Map((await expand(repo, db, link.target, found, depth - 1, onRead)).map((t) => [t.id, t]));
     for (const r of rows) {
       r[link.key] = rels

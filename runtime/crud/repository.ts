@@ -6,8 +6,18 @@ import type { Database, Drizzle } from '../db/index.js';
 import { HttpError, badRequest, fromDatabaseError, notFound, type Cause } from '../http/errors.js';
 import type { ListQuery } from './query.js';
 import { randomWords } from './words.js';
+import { Hooks } from './hooks.js';
+import { Policy } from './policy.js';
+import type { Caller } from '../http/access.js';
 
 type Row = Record<string, unknown>;
+
+export interface WriteOptions {
+  /** who asked (generic API writes); hooks see it */
+  caller?: Caller;
+  /** link a new row to this subject through the entity's owner relation (a subject creating its own row) */
+  linkTo?: string;
+}
 
 let lastNow = 0;
 /** strictly increasing within a process, so that rows made in one bulk keep their order by createdAt */
@@ -25,31 +35,21 @@ const MATCHABLE = new Set(['text', 'enum', 'integer', 'number', 'boolean', 'date
  */
 export class Repository {
   private columnsCache = new Map<string, Record<string, Drizzle>>();
-  private listeners = new Set<(entityId: string) => void>();
+  private publicColumnsCache = new Map<string, Record<string, Drizzle>>();
   private byIdCache = new Map<string, { db: Drizzle; query: Drizzle }>();
+  /** every plugin's entity hooks; every write below runs them */
+  readonly hooks: Hooks;
 
   constructor(
     readonly database: Database,
     readonly model: Model,
-  ) {}
-
-  /**
-   * Called with the entity id after every write through the repository (the page cache and
-   * revalidation listen). Inside a caller's transaction it fires before that transaction commits.
-   */
-  onChange(listener: (entityId: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  ) {
+    this.hooks = new Hooks(database);
   }
 
-  private changed(entity: Entity) {
-    for (const l of this.listeners) {
-      try {
-        l(entity.id);
-      } catch {
-        /* a listener's failure is not the write's */
-      }
-    }
+  /** one transaction; its afterCommit hooks run once it is committed */
+  transaction<T>(fn: (tx: Drizzle) => Promise<T>): Promise<T> {
+    return this.database.transaction(fn);
   }
 
   table(entity: Entity): Drizzle {
@@ -63,6 +63,17 @@ export class Repository {
       const t = this.table(entity);
       cols = Object.fromEntries(entity.fields.filter((f) => !f.secret).map((f) => [f.name, t[f.name]]));
       this.columnsCache.set(entity.id, cols);
+    }
+    return cols;
+  }
+
+  /** the columns everyone may read (no secret, no field whose read access leaves out 'public'): page data and expansions */
+  publicColumns(entity: Entity): Record<string, Drizzle> {
+    let cols = this.publicColumnsCache.get(entity.id);
+    if (!cols) {
+      const t = this.table(entity);
+      cols = Object.fromEntries(entity.fields.filter(Policy.isPublicField).map((f) => [f.name, t[f.name]]));
+      this.publicColumnsCache.set(entity.id, cols);
     }
     return cols;
   }
@@ -156,44 +167,54 @@ export class Repository {
     }
   }
 
-  /** inserts one validated body; the server sets id, createdAt and updatedAt */
-  async create(entity: Entity, body: Row, tx?: Drizzle, prefix = '', id: string = randomUUID()): Promise<Row> {
-    if (!tx) return this.guard(entity, () => this.database.transaction((t) => this.create(entity, body, t, prefix, id)));
-    const data = this.toDb(entity, body);
+  /**
+   * Inserts one validated body; the server sets id, createdAt and updatedAt. Runs the entity's hooks; with
+   * `opts.linkTo`, links the new row to that subject through the entity's owner relation, in the same transaction.
+   */
+  async create(entity: Entity, body: Row, tx?: Drizzle, prefix = '', id: string = randomUUID(), opts: WriteOptions = {}): Promise<Row> {
+    if (!tx) return this.guard(entity, () => this.database.transaction((t) => this.create(entity, body, t, prefix, id, opts)));
+    const args = { entity, tx, caller: opts.caller };
+    const data = this.toDb(entity, await this.hooks.beforeCreate(entity, { ...body }, args));
     await this.fill(tx, entity, data, 'create');
     await this.checkReferences(tx, entity, data, prefix);
     const at = now();
     const [row] = await tx.insert(this.table(entity)).values({ ...data, id, createdAt: at, updatedAt: at }).returning(this.columns(entity));
-    this.changed(entity);
+    if (opts.linkTo && entity.owner?.kind === 'through') {
+      const o = entity.owner;
+      await this.create(this.model.byId[o.relation], { [o.subjectField]: opts.linkTo, [o.targetField]: row.id }, tx, prefix, undefined, { caller: opts.caller });
+    }
+    await this.hooks.after('create', entity, row, args);
     return row;
   }
 
-  async update(entity: Entity, id: string, body: Row, tx?: Drizzle, prefix = ''): Promise<Row> {
-    if (!tx) return this.guard(entity, () => this.database.transaction((t) => this.update(entity, id, body, t, prefix)));
-    await this.getOrThrow(entity, id, tx);
-    const data = this.toDb(entity, body);
+  async update(entity: Entity, id: string, body: Row, tx?: Drizzle, prefix = '', opts: WriteOptions = {}): Promise<Row> {
+    if (!tx) return this.guard(entity, () => this.database.transaction((t) => this.update(entity, id, body, t, prefix, opts)));
+    const previous = await this.getOrThrow(entity, id, tx);
+    const args = { entity, tx, caller: opts.caller, previous };
+    const data = this.toDb(entity, await this.hooks.beforeUpdate(entity, { ...body }, args));
     await this.fill(tx, entity, data, 'update');
     await this.checkReferences(tx, entity, data, prefix);
     const [row] = await tx.update(this.table(entity)).set({ ...data, updatedAt: now() }).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
-    this.changed(entity);
+    await this.hooks.after('update', entity, row, args);
     return row;
   }
 
-  async delete(entity: Entity, id: string): Promise<Row> {
-    return this.guard(entity, () =>
-      this.database.transaction(async (tx) => {
-        await this.getOrThrow(entity, id, tx);
-        const [row] = await tx.delete(this.table(entity)).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
-        // cascades reach the relations that point at this entity
-        this.changed(entity);
-        for (const e of this.model.entities) if (e.fields.some((f) => f.kind === 'reference' && f.target === entity.id)) this.changed(e);
-        return row;
-      }),
-    );
+  /** deletes one row (relations pointing at it cascade in the database) */
+  async delete(entity: Entity, id: string, tx?: Drizzle, opts: WriteOptions = {}): Promise<Row> {
+    if (!tx) return this.guard(entity, () => this.database.transaction((t) => this.delete(entity, id, t, opts)));
+    const previous = await this.getOrThrow(entity, id, tx);
+    const args = { entity, tx, caller: opts.caller };
+    await this.hooks.beforeDelete(entity, previous, args);
+    const [row] = await tx.delete(this.table(entity)).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
+    await this.hooks.after('delete', entity, row, args);
+    return row;
   }
 
-  /** the first row equal to the body on its plain, non-secret fields; created when there is none */
-  async findOrCreate(entity: Entity, body: Row): Promise<{ row: Row; created: boolean }> {
+  /**
+   * The first row equal to the body on its plain, non-secret fields, among the rows `opts.scope` allows
+   * (the caller's own, for a subject); created when there is none.
+   */
+  async findOrCreate(entity: Entity, body: Row, opts: WriteOptions & { scope?: SQL } = {}): Promise<{ row: Row; created: boolean }> {
     return this.guard(entity, () =>
       this.database.transaction(async (tx) => {
         const data = this.toDb(entity, body);
@@ -202,30 +223,30 @@ export class Repository {
           .filter((f) => !f.secret && MATCHABLE.has(f.kind) && f.name in data)
           .map((f) => (data[f.name] === null ? sql`${t[f.name]} is null` : eq(t[f.name], data[f.name])));
         if (conditions.length) {
-          const [found] = await tx.select(this.columns(entity)).from(t).where(and(...conditions)).orderBy(t.createdAt, t.id).limit(1);
+          const [found] = await tx.select(this.columns(entity)).from(t).where(and(...conditions, opts.scope)).orderBy(t.createdAt, t.id).limit(1);
           if (found) return { row: found, created: false };
         }
-        return { row: await this.create(entity, body, tx), created: true };
+        return { row: await this.create(entity, body, tx, '', undefined, opts), created: true };
       }),
     );
   }
 
-  /** all or nothing, in one transaction */
-  async bulkCreate(entity: Entity, bodies: Row[]): Promise<Row[]> {
+  /** all or nothing, in one transaction: a refusing hook on any item writes nothing at all */
+  async bulkCreate(entity: Entity, bodies: Row[], opts: WriteOptions = {}): Promise<Row[]> {
     return this.guard(entity, () =>
       this.database.transaction(async (tx) => {
         const rows: Row[] = [];
-        for (const [i, b] of bodies.entries()) rows.push(await this.create(entity, b, tx, `data[${i}]`));
+        for (const [i, b] of bodies.entries()) rows.push(await this.create(entity, b, tx, `data[${i}]`, undefined, opts));
         return rows;
       }),
     );
   }
 
-  async bulkUpdate(entity: Entity, items: { id: string; data: Row }[]): Promise<Row[]> {
+  async bulkUpdate(entity: Entity, items: { id: string; data: Row }[], opts: WriteOptions = {}): Promise<Row[]> {
     return this.guard(entity, () =>
       this.database.transaction(async (tx) => {
         const rows: Row[] = [];
-        for (const [i, it] of items.entries()) rows.push(await this.update(entity, it.id, it.data, tx, `data[${i}]`));
+        for (const [i, it] of items.entries()) rows.push(await this.update(entity, it.id, it.data, tx, `data[${i}]`, opts));
         return rows;
       }),
     );

@@ -2,7 +2,9 @@ import { Hono, type Context } from 'hono';
 import type { Entity, Model } from '../../engine/model.js';
 import { UUID_RE } from '../../engine/fields/index.js';
 import { HttpError, badRequest } from '../http/errors.js';
-import type { Authorizer, Operation } from '../http/access.js';
+import type { Authorizer, Caller, CallerOf, Operation } from '../http/access.js';
+import type { Policy } from './policy.js';
+import { and } from 'drizzle-orm';
 import { parseListQuery, parseQueryString, whereOf, MAX_LIMIT } from './query.js';
 import { validateBody } from './validate.js';
 import type { Repository } from './repository.js';
@@ -12,6 +14,8 @@ export interface CrudDeps {
   model: Model;
   repo: Repository;
   authorize: Authorizer;
+  caller: CallerOf;
+  policy: Policy;
 }
 
 function idParam(c: Context): string {
@@ -33,7 +37,7 @@ function listOf(data: unknown): unknown[] {
  * segments pick the entity, so ten routes serve every manifest — list, count, get, create, update,
  * delete, find-or-create, bulk create and bulk update.
  */
-export function crudRoutes({ model, repo, authorize }: CrudDeps): Hono {
+export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }: CrudDeps): Hono {
   const app = new Hono();
   const byRoute = new Map(model.entities.map((e) => [`${e.module}/${e.route}`, e]));
   const dialect = repo.database.dialect;
@@ -45,73 +49,111 @@ export function crudRoutes({ model, repo, authorize }: CrudDeps): Hono {
   const allow = (c: Context, entity: Entity, operation: Operation, row?: Record<string, unknown>) => authorize(c, { entity, operation, row });
   const query = (c: Context) => parseQueryString(new URL(c.req.url).search);
   const base = '/:module/:route';
+  type Row = Record<string, unknown>;
+
+  /** a body for a create: validated against the manifest, then checked against the caller's field and row access */
+  async function createBody(c: Context, caller: Caller, entity: Entity, data: unknown, prefix = '') {
+    const body = validateBody(entity, model, 'create', policy.prepareCreate(caller, entity, data), prefix);
+    await policy.checkWrite(c, caller, entity, 'create', body, body);
+    return body;
+  }
+  const opts = (caller: Caller, entity: Entity) => ({ caller, linkTo: policy.linkOwner(caller, entity) });
 
   app.get(base, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'list');
+    const caller = await callerOf(c);
     const q = parseListQuery(entity, model, repo.table(entity), dialect, query(c));
-    return c.json({ data: await repo.list(entity, q) });
+    const scope = policy.scope(caller, entity);
+    if (scope) q.where = and(q.where, scope);
+    return c.json({ data: await policy.project(caller, entity, await repo.list(entity, q)) });
   });
   app.get(`${base}/count`, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'count');
-    return c.json({ data: await repo.count(entity, whereOf(entity, model, repo.table(entity), dialect, query(c).filters)) });
+    const caller = await callerOf(c);
+    const where = whereOf(entity, model, repo.table(entity), dialect, query(c).filters);
+    return c.json({ data: await repo.count(entity, and(where, policy.scope(caller, entity))) });
   });
   app.get(`${base}/:id`, async (c) => {
     const entity = entityOf(c);
     const row = await repo.getOrThrow(entity, idParam(c));
     await allow(c, entity, 'get', row);
-    return c.json({ data: row });
+    const caller = await callerOf(c);
+    await policy.checkRead(caller, entity, row);
+    const [shown] = await policy.project(caller, entity, [{ ...row }]);
+    return c.json({ data: shown });
   });
 
   app.post(base, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'create');
-    const body = validateBody(entity, model, 'create', (await readBody(c)).data);
+    const caller = await callerOf(c);
+    const body = await createBody(c, caller, entity, (await readBody(c)).data);
     await allow(c, entity, 'create', body);
-    return c.json({ data: await repo.create(entity, body) }, 201);
+    const row = await repo.create(entity, body, undefined, '', undefined, opts(caller, entity));
+    return c.json({ data: (await policy.project(caller, entity, [row]))[0] }, 201);
   });
   app.post(`${base}/find-or-create`, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'findOrCreate');
-    const body = validateBody(entity, model, 'create', (await readBody(c)).data);
+    const caller = await callerOf(c);
+    const body = await createBody(c, caller, entity, (await readBody(c)).data);
     await allow(c, entity, 'findOrCreate', body);
-    const { row, created } = await repo.findOrCreate(entity, body);
-    return c.json({ data: row }, created ? 201 : 200);
+    const { row, created } = await repo.findOrCreate(entity, body, { ...opts(caller, entity), scope: policy.scope(caller, entity, true) });
+    return c.json({ data: (await policy.project(caller, entity, [row]))[0] }, created ? 201 : 200);
   });
   app.post(`${base}/bulk`, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'bulkCreate');
-    const bodies = listOf((await readBody(c)).data).map((d, i) => validateBody(entity, model, 'create', d, `data[${i}]`));
+    const caller = await callerOf(c);
+    const data = listOf((await readBody(c)).data);
+    const bodies: Row[] = [];
+    for (const [i, d] of data.entries()) bodies.push(await createBody(c, caller, entity, d, `data[${i}]`));
     for (const b of bodies) await allow(c, entity, 'bulkCreate', b);
-    return c.json({ data: await repo.bulkCreate(entity, bodies) }, 201);
+    return c.json({ data: await policy.project(caller, entity, await repo.bulkCreate(entity, bodies, opts(caller, entity))) }, 201);
   });
   app.patch(`${base}/bulk`, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'bulkUpdate');
+    const caller = await callerOf(c);
     const items = listOf((await readBody(c)).data).map((d, i) => {
       const id = (d as { id?: unknown })?.id;
       if (typeof id !== 'string' || !id) throw badRequest(`id is required (data[${i}].id)`, [{ message: 'id is required', field: `data[${i}].id`, rule: 'required' }]);
       if (!UUID_RE.test(id)) throw badRequest(`data[${i}].id must be a UUID`, [{ message: 'id must be a UUID', field: `data[${i}].id`, rule: 'format' }]);
       return { id: id.toLowerCase(), data: validateBody(entity, model, 'update', d, `data[${i}]`) };
     });
-    for (const it of items) await allow(c, entity, 'bulkUpdate', { ...(await repo.getOrThrow(entity, it.id)), ...it.data });
-    return c.json({ data: await repo.bulkUpdate(entity, items) });
+    for (const it of items) {
+      const before = await repo.getOrThrow(entity, it.id);
+      const after = { ...before, ...it.data };
+      await policy.checkWrite(c, caller, entity, 'update', it.data, after, before);
+      await allow(c, entity, 'bulkUpdate', after);
+    }
+    return c.json({ data: await policy.project(caller, entity, await repo.bulkUpdate(entity, items, { caller })) });
   });
   app.patch(`${base}/:id`, async (c) => {
     const entity = entityOf(c);
     const id = idParam(c);
     await allow(c, entity, 'update');
+    const caller = await callerOf(c);
     const body = validateBody(entity, model, 'update', (await readBody(c)).data);
-    await allow(c, entity, 'update', { ...(await repo.getOrThrow(entity, id)), ...body });
-    return c.json({ data: await repo.update(entity, id, body) });
+    const before = await repo.getOrThrow(entity, id);
+    const after = { ...before, ...body };
+    await policy.checkWrite(c, caller, entity, 'update', body, after, before);
+    await allow(c, entity, 'update', after);
+    const row = await repo.update(entity, id, body, undefined, '', { caller });
+    return c.json({ data: (await policy.project(caller, entity, [row]))[0] });
   });
   app.delete(`${base}/:id`, async (c) => {
     const entity = entityOf(c);
     const id = idParam(c);
     await allow(c, entity, 'delete');
-    await allow(c, entity, 'delete', await repo.getOrThrow(entity, id));
-    return c.json({ data: await repo.delete(entity, id) });
+    const caller = await callerOf(c);
+    const before = await repo.getOrThrow(entity, id);
+    await policy.checkWrite(c, caller, entity, 'delete', {}, before, before);
+    await allow(c, entity, 'delete', before);
+    const row = await repo.delete(entity, id, undefined, { caller });
+    return c.json({ data: (await policy.project(caller, entity, [row]))[0] });
   });
   const idRequired = (c: Context) => {
     entityOf(c);

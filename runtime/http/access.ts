@@ -6,6 +6,32 @@ import { HttpError } from './errors.js';
 export type Operation = 'list' | 'count' | 'get' | 'create' | 'update' | 'delete' | 'findOrCreate' | 'bulkCreate' | 'bulkUpdate';
 export const WRITES: readonly Operation[] = ['create', 'update', 'delete', 'findOrCreate', 'bulkCreate', 'bulkUpdate'];
 
+/**
+ * Who is asking, as the generic layer sees it: the system (X-RBAC-SECRET-KEY, or server code), a subject
+ * with the slugs of its roles, or nobody. The accounts module resolves it; without accounts, a request
+ * is the system with the secret key and anonymous without.
+ */
+export interface Caller {
+  kind: 'system' | 'subject' | 'anonymous';
+  subjectId?: string;
+  /** slugs of the subject's roles */
+  roles: readonly string[];
+  /** the admin role (or a verified ADMIN_EMAILS address) */
+  admin: boolean;
+}
+
+export const SYSTEM: Caller = Object.freeze({ kind: 'system', roles: [], admin: true });
+export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous', roles: [], admin: false });
+
+/** the system and admins may do everything */
+export const isPrivileged = (c: Caller) => c.kind === 'system' || c.admin;
+
+/** resolves the caller of a request (once per request: implementations cache it on the context) */
+export type CallerOf = (c: Context) => Promise<Caller>;
+
+/** whether the caller of a request may do METHOD on PATH by the route permissions (used for relation ends) */
+export type Permits = (c: Context, method: string, path: string) => Promise<boolean>;
+
 export interface AccessRequest {
   entity: Entity;
   operation: Operation;
@@ -36,4 +62,8 @@ export function secretKeyAuthorizer(secret: string): Authorizer {
     if (!WRITES.includes(operation) && entity.access === 'public') return;
     if (!hasSecretKey(c, secret)) throw new HttpError(401, 'Not authorized');
   };
+}
+
+export function secretKeyCaller(secret: string): CallerOf {
+  return async (c) => (hasSecretKey(c, secret) ? SYSTEM : ANONYMOUS);
 }

@@ -233,8 +233,11 @@ for (const d of DIALECTS) {
       expect(moved.status).toBe(403);
       expect((await sys('GET', `/api/rbac/subjects-to-social-module-profiles/${linkA.id}`)).body.data.subjectId).toBe(a.id);
       expect((await t.as(a.jwt)('PATCH', `/api/rbac/subjects-to-social-module-profiles/${linkA.id}`, { data: { orderIndex: 3 } })).status).toBe(200);
-      // a list would show other subjects' links: owned rows are listed through the subject's own routes
-      expect((await t.as(a.jwt)('GET', '/api/rbac/subjects-to-social-module-profiles')).status).toBe(403);
+      // the links are a public entity: a member lists them as any visitor does (private owned entities are
+      // scoped to the caller's rows: tests/security/ownership.test.ts)
+      const listed = await t.as(a.jwt)('GET', '/api/rbac/subjects-to-social-module-profiles');
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((r: { subjectId: string }) => r.subjectId).sort()).toEqual([a.id, b.id].sort());
     });
   });
 }

@@ -75,6 +75,10 @@ export interface FieldInfo {
   default?: unknown;
   generate?: string;
   widget: string;
+  /** the manifest's field access, and what it means for the signed-in account (absent: may) */
+  access?: { read?: string[]; write?: string[] } | null;
+  readable?: boolean;
+  writable?: boolean;
 }
 
 export interface EntityInfo {

@@ -1,5 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { lookup } from '../registry.js';
+import { isSafeLink } from '../../engine/links.js';
 
 /** a row as a page receives it: its fields plus, per relation it owns, the relation rows with their far end attached */
 export type Expanded = Record<string, unknown> & { id: string; variant: string };
@@ -53,6 +54,16 @@ export function localizedHref(url: string, page: Pick<PageContext, 'language' | 
 export function useHref() {
   const page = usePage();
   return (url: string) => localizedHref(url, page);
+}
+
+/**
+ * `link(url)` for a url stored in content (buttons, slides, logotypes). A url outside the allow-list of link
+ * targets (javascript:, data:, //host, …) gives no link at all: stored urls are checked on write and again
+ * here, on render.
+ */
+export function useLink() {
+  const page = usePage();
+  return (url: string): string | undefined => (url && isSafeLink(url) ? localizedHref(url, page) : undefined);
 }
 
 /** the relation rows of an expanded row, in orderIndex order, e.g. related(widget, 'widgetsToSliders') */

@@ -5,6 +5,7 @@ import { readBody } from '../../../runtime/crud/body.js';
 import { HttpError, badRequest, type Cause } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { NotificationService } from '../../notification/server/index.js';
+import type { HookSet } from '../../../runtime/crud/hooks.js';
 
 /** bounds of one request: values are text of at most MAX_VALUE characters, at most MAX_FIELDS fields in the body */
 export const MAX_VALUE = 5000;
@@ -91,28 +92,6 @@ export function requestRoutes(app: Hono, ctx: PluginContext) {
     return rows.map((r) => ({ key: r.name || r.slug, required: Boolean(r.isRequired) }));
   }
 
-  function notifyAdmins(formRow: Record<string, unknown>, requestId: string, fields: Record<string, string>, sourceUrl?: string) {
-    const notification = ctx.services.notification as NotificationService | undefined;
-    if (!notification || !ctx.config.adminEmails.length) return;
-    const title = (formRow.title as Record<string, string> | null)?.en || String(formRow.adminTitle);
-    const lines = Object.entries(fields).map(([k, v]) => `${k}: ${v}`);
-    const text = [
-      `A visitor sent the form "${title}".`,
-      '',
-      ...(lines.length ? lines : ['(no fields)']),
-      '',
-      ...(sourceUrl ? [`Page: ${ctx.config.publicUrl}${sourceUrl}`] : []),
-      `Request: ${requestId}`,
-      `Admin: ${ctx.config.publicUrl}/admin/`,
-    ].join('\n');
-    for (const to of ctx.config.adminEmails) {
-      // not awaited: the visitor's answer does not wait for mail delivery
-      notification
-        .sendEmail({ to, subject: `New request: ${title}`, text, template: 'crm-request' })
-        .catch((e) => ctx.log.error({ err: e, request: requestId }, 'crm request email failed'));
-    }
-  }
-
   app.post('/api/crm/forms/:id/requests', async (c) => {
     const formId = (c.req.param('id') ?? '').toLowerCase();
     if (!UUID_RE.test(formId)) throw badRequest('id must be a UUID', [{ field: 'id', rule: 'format', message: 'id must be a UUID' }]);
@@ -142,7 +121,39 @@ export function requestRoutes(app: Hono, ctx: PluginContext) {
       await ctx.repo.create(formsToRequests, { formId, requestId: row.id }, tx);
       return row.id as string;
     });
-    notifyAdmins(formRow, requestId, fields, sourceUrl);
     return c.json({ data: { id: requestId } }, 201);
   });
+}
+
+/**
+ * Every new crm/request, whoever made it, is mailed to the admins once it is committed (an entity hook, so
+ * that requests made through the generic API or another plugin are mailed too). Delivery is not awaited.
+ */
+export function requestHooks(ctx: PluginContext): HookSet {
+  return {
+    'crm/request': {
+      async afterCommit({ operation, row }) {
+        const notification = ctx.services.notification as NotificationService | undefined;
+        if (operation !== 'create' || !notification || !ctx.config.adminEmails.length) return;
+        const payload = (row.payload ?? {}) as { fields?: Record<string, unknown>; formId?: string };
+        const formRow = typeof payload.formId === 'string' && UUID_RE.test(payload.formId) ? await ctx.repo.get(ctx.model.byId['crm/form'], payload.formId) : undefined;
+        const title = (formRow?.title as Record<string, string> | null)?.en || String(formRow?.adminTitle ?? 'a form');
+        const lines = Object.entries(payload.fields ?? {}).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+        const text = [
+          `A visitor sent the form "${title}".`,
+          '',
+          ...(lines.length ? lines : ['(no fields)']),
+          '',
+          ...(row.sourceUrl ? [`Page: ${ctx.config.publicUrl}${row.sourceUrl}`] : []),
+          `Request: ${row.id}`,
+          `Admin: ${ctx.config.publicUrl}/admin/`,
+        ].join('\n');
+        for (const to of ctx.config.adminEmails) {
+          notification
+            .sendEmail({ to, subject: `New request: ${title}`, text, template: 'crm-request' })
+            .catch((e) => ctx.log.error({ err: e, request: row.id }, 'crm request email failed'));
+        }
+      },
+    },
+  };
 }

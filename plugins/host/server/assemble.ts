@@ -28,7 +28,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     read.add(id);
     return ctx.database.tables[id];
   };
-  const cols = (id: string) => ctx.repo.columns(ctx.model.byId[id]);
+  const cols = (id: string) => ctx.repo.publicColumns(ctx.model.byId[id]);
   const { page } = resolved;
   read.add('host/page');
 
@@ -57,7 +57,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     const entity: Entity | undefined = ctx.model.byId[`${module}/widget`];
     if (!entity || entity.access !== 'public') continue;
     const t = table(entity.id);
-    const rows: Row[] = await db.select(ctx.repo.columns(entity)).from(t).where(inArray(t.id, [...new Set(ids)]));
+    const rows: Row[] = await db.select(ctx.repo.publicColumns(entity)).from(t).where(inArray(t.id, [...new Set(ids)]));
     await expand(ctx.repo, db, entity, rows, 4, (e) => read.add(e.id));
     rowsByModule.set(module, new Map(rows.map((r) => [r.id, r])));
   }

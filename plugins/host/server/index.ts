@@ -8,6 +8,7 @@ import { assemble } from './assemble.js';
 import { errorDocument, renderDocument } from './document.js';
 import { PageCache } from './cache.js';
 import { createCacheBus } from './bus.js';
+import type { WriteOperation } from '../../../runtime/crud/hooks.js';
 
 /** what runtime/web.ts calls for every page request (not /api, /admin, assets) */
 export interface Storefront {
@@ -15,6 +16,8 @@ export interface Storefront {
   cache: PageCache;
   /** drops cached pages here and, through Redis, on every other instance */
   revalidate(path: string, layout: boolean): void;
+  /** a committed write to an entity: drops the pages that read it, here and on every other instance */
+  changed(entityId: string, operation: WriteOperation): void;
   /** resolves when cache events from other instances are being received */
   ready: Promise<unknown>;
 }
@@ -65,7 +68,8 @@ export function storefrontOf(ctx: PluginContext): Storefront {
   registerPluginVariants();
   const cache = new PageCache();
   const bus = createCacheBus(ctx.config.redisUrl, ctx.log, (e) => (e.type === 'changed' ? cache.changed(e.entityId) : cache.revalidate(e.path, e.layout)));
-  ctx.repo.onChange((entityId) => bus.publish({ type: 'changed', entityId }));
+  // a delete cascades to the rows that point at it: pages that read those are stale too
+  const referencing = new Map(ctx.model.entities.map((e) => [e.id, ctx.model.entities.filter((r) => r.fields.some((f) => f.kind === 'reference' && f.target === e.id)).map((r) => r.id)]));
 
   async function page(language: string, url: string, assets: string) {
     const resolved = await findByUrl(ctx, url);
@@ -78,6 +82,10 @@ export function storefrontOf(ctx: PluginContext): Storefront {
     cache,
     ready: bus.ready,
     revalidate: (path, layout) => bus.publish({ type: 'revalidate', path, layout }),
+    changed(entityId, operation) {
+      bus.publish({ type: 'changed', entityId });
+      if (operation === 'delete') for (const id of referencing.get(entityId) ?? []) bus.publish({ type: 'changed', entityId: id });
+    },
     async render(c, assets) {
       const segs = segmentsOf(c.req.path);
       const language = ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
@@ -110,6 +118,8 @@ export function storefrontOf(ctx: PluginContext): Storefront {
 export const host: Plugin = {
   name: 'host',
   routes,
+  // the page cache is invalidated by a hook on every entity, once the write is committed
+  hooks: (ctx) => ({ '*': { afterCommit: ({ entity, operation }) => storefrontOf(ctx).changed(entity.id, operation) } }),
   services: (ctx) => ({ storefront: { render: (c: Context, assets: string) => storefrontOf(ctx).render(c, assets) } }),
   seed: seedFile(new URL('../seed.json', import.meta.url)),
   defaults: seedFile(new URL('../defaults.json', import.meta.url)),

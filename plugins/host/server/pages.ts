@@ -46,7 +46,7 @@ export async function findByUrl(ctx: PluginContext, rawUrl: string): Promise<Res
   const url = '/' + segmentsOf(rawUrl).join('/');
   const pageEntity = ctx.model.byId['host/page'];
   const t = ctx.database.tables['host/page'];
-  const cols = ctx.repo.columns(pageEntity);
+  const cols = ctx.repo.publicColumns(pageEntity);
   const segments = segmentsOf(url);
   const marks = placeholders(ctx);
   const candidates = new Map<string, { index: number; mark: Placeholder } | null>([[url, null]]);
@@ -64,7 +64,7 @@ export async function findByUrl(ctx: PluginContext, rawUrl: string): Promise<Res
     const c = candidates.get(page.url as string);
     if (!c) continue;
     const et = ctx.database.tables[c.mark.entity.id];
-    const [row] = await ctx.database.db.select(ctx.repo.columns(c.mark.entity)).from(et).where(eq(et[c.mark.field], segments[c.index])).limit(1);
+    const [row] = await ctx.database.db.select(ctx.repo.publicColumns(c.mark.entity)).from(et).where(eq(et[c.mark.field], segments[c.index])).limit(1);
     if (row) return { page, params: { [c.mark.key]: row }, values: { [c.mark.token.slice(1, -1)]: segments[c.index] } };
   }
   return undefined;

@@ -1,9 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { and, eq } from 'drizzle-orm';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import type { Entity } from '../../../engine/model.js';
 import { HttpError } from '../../../runtime/http/errors.js';
-import type { Authorizer } from '../../../runtime/http/access.js';
+import { ANONYMOUS, SYSTEM, type Authorizer, type CallerOf, type Permits } from '../../../runtime/http/access.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Accounts } from './accounts.js';
 import { isPrivileged, principalOf } from './principal.js';
@@ -54,41 +53,24 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
     throw new HttpError(p.kind === 'anonymous' ? 401 : 403, 'Not authorized');
   }
 
-  // entities subjects own through an rbac/subjects-to-… relation (orders, identities, profiles, …)
-  const ownedThrough = new Map<string, { relation: Entity; subjectField: string; targetField: string }>();
-  for (const rel of ctx.model.entities) {
-    if (rel.module !== 'rbac' || !rel.relation) continue;
-    const [a, b] = rel.relation.map((n) => rel.fields.find((f) => f.name === n)!);
-    if (a?.target === 'rbac/subject' && b?.target && b.target !== 'rbac/subject') ownedThrough.set(b.target, { relation: rel, subjectField: a.name, targetField: b.name });
-  }
-  const subjectFields = (e: Entity) => e.fields.filter((f) => f.kind === 'reference' && f.target === 'rbac/subject').map((f) => f.name);
-
-  /**
-   * After the permission check, for a subject that is not an admin: a row that points at a subject
-   * must point at this one (checked on the row as it will be after the write), and an owned row
-   * must be linked to this subject. Lists of owned entities go through the subject's own routes.
-   */
-  async function checkOwnership(c: Context, entity: Entity, operation: string, row?: Record<string, unknown>) {
-    const p = await principalOf(c, ctx, accounts);
-    if (p.kind !== 'subject' || p.admin) return;
-    const owned = ownedThrough.get(entity.id);
-    if ((owned || subjectFields(entity).length) && (operation === 'list' || operation === 'count')) throw new HttpError(403, 'Not authorized');
-    if (!row) return;
-    for (const f of subjectFields(entity)) {
-      if (row[f] !== undefined && row[f] !== p.subjectId) throw new HttpError(403, 'Not authorized');
-    }
-    if (owned && typeof row.id === 'string') {
-      const t = ctx.database.tables[owned.relation.id];
-      const [link] = await ctx.database.db.select({ id: t.id }).from(t)
-        .where(and(eq(t[owned.subjectField], p.subjectId), eq(t[owned.targetField], row.id))).limit(1);
-      if (!link) throw new HttpError(403, 'Not authorized');
-    }
-  }
-
-  const authorizer: Authorizer = async (c, { entity, operation, row }) => {
+  /** route permissions only: owner scoping and field access are the generic policy's (runtime/crud/policy.ts) */
+  const authorizer: Authorizer = async (c) => {
     await decide(c, c.req.method, c.req.path);
-    await checkOwnership(c, entity, operation, row);
   };
+
+  /** who asks, as the generic layer sees it */
+  const caller: CallerOf = async (c) => {
+    const p = await principalOf(c, ctx, accounts);
+    if (p.kind === 'system') return SYSTEM;
+    if (p.kind === 'anonymous') return ANONYMOUS;
+    return { kind: 'subject', subjectId: p.subjectId, roles: p.roleSlugs, admin: p.admin };
+  };
+
+  /** whether the route permissions let the caller do METHOD on PATH (relation ends, is-authorized) */
+  const permits: Permits = (c, method, path) => decide(c, method, path).then(() => true, (e) => {
+    if (e instanceof HttpError) return false;
+    throw e;
+  });
 
   /** plugin routes are checked here; generic CRUD routes by the authorizer, which also sees the row */
   const middleware: MiddlewareHandler = async function authorizeRoute(c, next) {
@@ -96,5 +78,5 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
     await next();
   };
 
-  return { decide, authorizer, middleware };
+  return { decide, authorizer, middleware, caller, permits };
 }

@@ -32,6 +32,7 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
   return {
     name: 'rbac',
     authorizer: (ctx) => deps(ctx).access.authorizer,
+    identity: (ctx) => ({ caller: deps(ctx).access.caller, permits: deps(ctx).access.permits }),
     middleware: (ctx) => deps(ctx).access.middleware,
     routes: (app, ctx) => {
       authenticationRoutes(app, deps(ctx));

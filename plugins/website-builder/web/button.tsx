@@ -1,4 +1,4 @@
-import { isExternal, useHref, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { isExternal, useLink, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { BUTTON_VARIANTS, type ButtonVariant } from '../../../web/ui/button.js';
 import { cn } from '../../../web/ui/cn.js';
 import { buttonsOf, str } from './shared.js';
@@ -19,7 +19,7 @@ export const externalProps = (url: string) => (url && isExternal(url) ? { target
  */
 export function ButtonLink({ row }: { row: Expanded }) {
   const t = useT();
-  const href = useHref();
+  const href = useLink();
   const url = str(row.url);
   const variant = (Object.hasOwn(BUTTON_VARIANTS, row.variant) ? row.variant : 'default') as ButtonVariant;
   return (

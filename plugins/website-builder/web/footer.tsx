@@ -1,4 +1,4 @@
-import { targets, useHref, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { targets, useLink, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { externalProps } from './button.js';
@@ -10,7 +10,7 @@ import { buttonsOf, hasRichText, str, useWords } from './shared.js';
  */
 export function FooterWidget({ row }: { row: Expanded }) {
   const t = useT();
-  const href = useHref();
+  const href = useLink();
   const words = useWords();
   const title = t(row.title);
   const subtitle = t(row.subtitle);

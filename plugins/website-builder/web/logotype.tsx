@@ -1,4 +1,4 @@
-import { targets, useHref, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { targets, useLink, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
 import { str } from './shared.js';
 
@@ -8,7 +8,7 @@ import { str } from './shared.js';
  */
 export function Logotype({ row }: { row: Expanded }) {
   const t = useT();
-  const href = useHref();
+  const href = useLink();
   const title = t(row.title);
   const file = targets(row, 'logotypesToFileStorageModuleFiles', 'fileStorageModuleFile')[0];
   return (

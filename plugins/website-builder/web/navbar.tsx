@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Menu, X } from 'lucide-react';
-import { targets, usePage, useHref, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { targets, usePage, useLink, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
 import { externalProps } from './button.js';
 import { allButtons, str } from './shared.js';
@@ -17,7 +17,7 @@ function isCurrent(url: string, pageUrl: string): boolean {
 
 function NavLinks({ buttons, className, linkClassName, onNavigate }: { buttons: Expanded[]; className: string; linkClassName: string; onNavigate?: () => void }) {
   const t = useT();
-  const href = useHref();
+  const href = useLink();
   const page = usePage();
   return (
     <ul className={className}>

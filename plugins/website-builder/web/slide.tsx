@@ -1,4 +1,4 @@
-import { isExternal, targets, useHref, useT, type Expanded } from '../../../web/storefront/context.js';
+import { isExternal, targets, useLink, useT, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { ButtonsArrays, FileItems, Placeholder, hasRichText, str } from './shared.js';
@@ -7,9 +7,9 @@ const filesOf = (row: Expanded) => targets(row, 'slidesToFileStorageModuleFiles'
 
 /** a link over the whole slide (under its buttons), when the slide has a url */
 function StretchedLink({ row, label }: { row: Expanded; label: string }) {
-  const href = useHref();
+  const href = useLink();
   const url = str(row.url);
-  if (!url) return null;
+  if (!url || !href(url)) return null;
   const external = isExternal(url);
   return <a href={href(url)} aria-label={label || url} className="absolute inset-0 z-0" {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})} />;
 }

@@ -5,7 +5,7 @@ const SHOWN_KINDS = new Set(['text', 'enum', 'integer', 'number', 'boolean', 'lo
 
 /** the columns a table shows: the label fields, then up to five more plain fields, then createdAt */
 export function tableColumns(entity: EntityInfo): FieldInfo[] {
-  const fields = entity.fields.filter((f) => !f.secret);
+  const fields = entity.fields.filter((f) => !f.secret && f.readable !== false);
   const label = LABEL_FIELDS.map((n) => fields.find((f) => f.name === n)).filter((f): f is FieldInfo => !!f);
   const rest = fields
     .filter((f) => !f.common && !LABEL_FIELDS.includes(f.name) && SHOWN_KINDS.has(f.kind) && f.format !== 'rich-text')
@@ -18,7 +18,7 @@ export function tableColumns(entity: EntityInfo): FieldInfo[] {
 export function searchColumns(entity: EntityInfo, language: string): string[] {
   const out: string[] = [];
   for (const name of ['adminTitle', 'slug', 'title']) {
-    const f = entity.fields.find((x) => x.name === name && !x.secret);
+    const f = entity.fields.find((x) => x.name === name && !x.secret && x.readable !== false);
     if (!f) continue;
     if (f.kind === 'localized') out.push(`${name}.${language}`);
     else if (f.kind === 'text') out.push(name);

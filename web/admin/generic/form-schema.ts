@@ -3,8 +3,14 @@ import type { EntityInfo, FieldInfo } from '../api.js';
 
 const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt']);
 
-/** the fields a person edits: everything but what the server sets and secrets (set through their own routes) */
-export const editableFields = (e: EntityInfo) => e.fields.filter((f) => !SERVER_SET.has(f.name) && !f.secret);
+/**
+ * the fields a form shows: everything but what the server sets, secrets (set through their own routes) and
+ * fields the signed-in account may not read (the manifest's field access)
+ */
+export const editableFields = (e: EntityInfo) => e.fields.filter((f) => !SERVER_SET.has(f.name) && !f.secret && f.readable !== false);
+
+/** fields the signed-in account may not write are shown disabled and never sent */
+export const isWritable = (f: FieldInfo) => f.writable !== false;
 
 /** a property schema without its null branch: the form clears a value by leaving it empty */
 function withoutNull(s: Record<string, unknown>): Record<string, unknown> {
@@ -43,7 +49,7 @@ export function formSchema(entity: EntityInfo, mode: 'create' | 'update'): { sch
   for (const f of fields) {
     const s = withoutNull(source.properties[f.name] ?? {});
     properties[f.name] = { ...s, title: f.title ?? s.title ?? f.name, ...(f.description && { description: f.description }) };
-    uiSchema[f.name] = widgetOf(f);
+    uiSchema[f.name] = { ...widgetOf(f), ...(!isWritable(f) && { 'ui:disabled': true, 'ui:help': 'This account may not change this field' }) };
   }
   // generated fields may stay blank: the server fills them in
   const required = (source.required ?? []).filter((n) => !fields.find((f) => f.name === n)?.generate);

@@ -8,7 +8,7 @@ import { ApiError } from '../../../runtime/client/index.js';
 import { entityApi, type EntityInfo, type Row } from '../api.js';
 import { nestedRelations, useModel } from '../model.js';
 import { Button } from '../../ui/button.js';
-import { editableFields, errorsOf, formSchema } from './form-schema.js';
+import { editableFields, errorsOf, formSchema, isWritable } from './form-schema.js';
 import { FieldTemplate, ObjectFieldTemplate, fields, widgets } from './widgets.js';
 import { GenericTable } from './table.js';
 import { useInvalidate } from './row.js';
@@ -49,10 +49,12 @@ export function GenericForm({ entity, row, prefill, onSaved }: { entity: EntityI
   const save = useMutation({
     mutationFn: (data: Record<string, unknown>) => {
       const api = entityApi(entity);
-      if (!current) return api.create(data);
-      // a value emptied in the form is cleared on the server
       const body = { ...data };
-      for (const f of editableFields(entity)) if (body[f.name] === undefined && current[f.name] !== null && current[f.name] !== undefined) body[f.name] = null;
+      // fields this account may not write are shown, never sent (the server would refuse them)
+      for (const f of entity.fields) if (!isWritable(f)) delete body[f.name];
+      if (!current) return api.create(body);
+      // a value emptied in the form is cleared on the server
+      for (const f of editableFields(entity)) if (isWritable(f) && body[f.name] === undefined && current[f.name] !== null && current[f.name] !== undefined) body[f.name] = null;
       return api.update(current.id, body);
     },
     onMutate: () => {
