@@ -207,3 +207,30 @@ for (const d of DIALECTS) {
     });
   });
 }
+
+describe('GET /api/admin/model tells the admin what the account may read and write', () => {
+  it('per field, from the manifest and the caller\'s roles; admins may everything', async () => {
+    const s = await boot(DIALECTS[0].make);
+    try {
+      const editor = await s.register('model-editor@example.com');
+      const role = (await s.t.call('POST', '/api/rbac/roles', { data: { slug: 'editor', title: 'Editor' } })).body.data;
+      await s.t.call('POST', '/api/rbac/subjects-to-roles', { data: { subjectId: editor.id, roleId: role.id } });
+      const member = await s.register('model-member@example.com');
+      expect((await member.call('GET', '/api/admin/model')).status).toBe(403);
+      await s.grant(role.id, [['GET', '/api/admin/model']]);
+      const model = (await editor.call('GET', '/api/admin/model')).body.data;
+      const note = model.entities.find((e: { id: string }) => e.id === 'notes/note');
+      const f = (name: string) => note.fields.find((x: { name: string }) => x.name === name);
+      expect(f('approved')).toMatchObject({ access: { write: ['admin'] }, readable: true, writable: false });
+      expect(f('editorial')).toMatchObject({ readable: true, writable: true });
+      expect(f('privateRemark')).toMatchObject({ readable: true }); // owner: decided per row by the server
+      expect(f('text')).toMatchObject({ readable: true, writable: true });
+      const order = model.entities.find((e: { id: string }) => e.id === 'ecommerce/order');
+      expect(order.fields.find((x: { name: string }) => x.name === 'status')).toMatchObject({ writable: false });
+      const asSystem = (await s.t.call('GET', '/api/admin/model')).body.data;
+      expect(asSystem.entities.find((e: { id: string }) => e.id === 'notes/note').fields.find((x: { name: string }) => x.name === 'approved').writable).toBeUndefined();
+    } finally {
+      await s.t.close();
+    }
+  });
+});
