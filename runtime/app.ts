@@ -12,6 +12,7 @@ import { isPrivileged, secretKeyAuthorizer, secretKeyCaller, type Authorizer } f
 import { Policy } from './crud/policy.js';
 import type { Plugin, PluginContext } from './plugin.js';
 import { modelRoute } from './http/model-route.js';
+import { openapiRoutes } from './http/openapi.js';
 
 export interface AppOptions {
   model: Model;
@@ -69,6 +70,8 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   app.notFound((c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}`, status: 404 }, 404));
 
   app.get('/api/health', (c) => c.json({ data: { status: 'ok', dialect: database.dialect } }));
+  // open to everyone, before the plugins' route permissions: the document itself shows each caller only what it may call
+  openapiRoutes(app, model, (c) => ctx.caller(c), (c, method, path) => ctx.permits(c, method, path));
   for (const p of plugins) if (p.middleware) app.use('/api/*', p.middleware(ctx));
   modelRoute(app, model, (c) => ctx.caller(c));
   for (const p of plugins) p.routes?.(app, ctx);
