@@ -174,7 +174,13 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
       const found = await accounts.identityBy('email_and_password', email.toLowerCase());
       if (!found) return;
       const code = newCode();
-      await ctx.repo.update(identity, found.id as string, { code: sha256(code), codeExpiresAt: new Date(Date.now() + RESET_CODE_TTL_MS).toISOString() });
+      const t = ctx.database.tables['rbac/identity'];
+      // only while the identity still has this address: a change of address in between voids the code
+      const stored: { id: string }[] = await ctx.database.transaction((tx) =>
+        tx.update(t).set({ code: sha256(code), codeExpiresAt: new Date(Date.now() + RESET_CODE_TTL_MS), updatedAt: new Date() })
+          .where(and(eq(t.id, found.id as string), eq(t.email, found.email as string))).returning({ id: t.id }),
+      );
+      if (!stored.length) return;
       const link = `${ctx.config.publicUrl}/rbac/subject/authentication/email-and-password/reset-password?code=${encodeURIComponent(code)}`;
       await notifications().sendEmail({
         to: found.email as string,
