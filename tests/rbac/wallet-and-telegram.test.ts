@@ -91,6 +91,22 @@ for (const d of DIALECTS) {
       expect((await t.as(other.jwt)('GET', ROUTES.me)).body.data.identities).toHaveLength(1);
     });
 
+    it('finding 4: linking a Telegram account to a signed-in subject needs its current password, sent beside the signed fields', async () => {
+      const s = await t.register('tom@example.com', 'tom-password');
+      const now = Math.floor(Date.now() / 1000);
+      const payload = telegramPayload({ id: 5151, first_name: 'Tom', auth_date: now });
+      const bare = await t.as(s.jwt)('POST', ROUTES.telegram, { data: payload });
+      expect(bare.status).toBe(400);
+      expect(bare.body.cause[0]).toMatchObject({ field: 'currentPassword', rule: 'required' });
+      expect((await t.as(s.jwt)('POST', ROUTES.telegram, { data: { ...payload, currentPassword: 'wrong-password' } })).body.cause[0]).toMatchObject({ field: 'currentPassword', rule: 'match' });
+      expect((await t.as(s.jwt)('GET', ROUTES.me)).body.data.identities).toHaveLength(1);
+      const linked = await t.as(s.jwt)('POST', ROUTES.telegram, { data: { ...payload, currentPassword: 'tom-password' } });
+      expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+      const me = (await t.as(linked.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(me.id).toBe(s.id);
+      expect(me.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['email_and_password', 'telegram']);
+    });
+
     it('Telegram: a valid widget payload signs in; a tampered hash or a stale auth_date does not', async () => {
       const now = Math.floor(Date.now() / 1000);
       const ok = await t.anon('POST', ROUTES.telegram, { data: telegramPayload({ id: 4242, first_name: 'Uma', username: 'uma', auth_date: now }) });

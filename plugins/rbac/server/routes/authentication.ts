@@ -268,9 +268,10 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
 
   app.post(`${base}/telegram`, async (c) => {
     const data = (await readBody(c)).data;
+    const isObject = !!data && typeof data === 'object' && !Array.isArray(data);
     // the owner's proof travels beside Telegram's signed fields, not among them
-    const { currentPassword, ...payload } = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { currentPassword: undefined };
-    const user = verifyTelegramLogin(ctx.config.telegramBotToken, data && typeof data === 'object' && !Array.isArray(data) ? payload : data);
+    const { currentPassword, ...signed } = isObject ? (data as Record<string, unknown>) : {};
+    const user = verifyTelegramLogin(ctx.config.telegramBotToken, isObject ? signed : data);
     await limit(c, 'telegram', user.id);
     return thirdParty(c, 'telegram', user.id, currentPassword);
   });
