@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { sqliteDatabase } from '../helpers/databases.js';
 import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
 import { resetCodeIn, startSmtp } from '../helpers/smtp.js';
+import { mailMatching, RESET } from '../rbac/support.js';
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
 const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 15_000, interval: 100 });
@@ -108,7 +109,8 @@ describe('storefront in Chromium', () => {
     await page.getByLabel('Email').fill('visitor@example.com');
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await shown(page.getByText('Reset link sent'));
-    const mail = await smtp.mailTo('visitor@example.com');
+    // registration sent a verification mail first: the reset mail is the one with the code
+    const mail = await mailMatching(smtp, 'visitor@example.com', RESET);
     const code = resetCodeIn(mail.raw);
     await page.goto(`${server.url}/rbac/subject/authentication/email-and-password/reset-password?code=${encodeURIComponent(code)}`, { waitUntil: 'networkidle' });
     await page.getByLabel('New password', { exact: true }).fill('brand-new-password');

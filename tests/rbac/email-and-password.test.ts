@@ -1,14 +1,21 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { bootAccounts, ROUTES, ADMIN_EMAIL, type AccountsApp } from '../helpers/accounts.js';
+import { startSmtp } from '../helpers/smtp.js';
+import { verifyAddress, type Smtp } from './support.js';
 
 for (const d of DIALECTS) {
   describe(`email and password accounts on ${d.name}`, () => {
     let t: AccountsApp;
+    let smtp: Smtp;
     beforeAll(async () => {
-      t = (await bootAccounts(await d.make())) as AccountsApp;
+      smtp = await startSmtp();
+      t = (await bootAccounts(await d.make(), { env: { SMTP_URL: smtp.url } })) as AccountsApp;
     });
-    afterAll(async () => t?.close());
+    afterAll(async () => {
+      await t?.close();
+      await smtp?.close();
+    });
     const subjects = async () => (await t.call('GET', '/api/rbac/subjects/count')).body.data as number;
 
     it('registration answers jwt and refresh, sets an httpOnly SameSite=Lax cookie, and signs in', async () => {
@@ -136,9 +143,9 @@ for (const d of DIALECTS) {
       expect((await me('PATCH', `/api/rbac/subjects/${s.id}/identities`, { data: {} })).body.message).toBe('identityId is required');
       expect((await me('DELETE', `/api/rbac/subjects/${s.id}/identities`)).body.message).toBe('identityId is required');
       expect((await me('DELETE', `/api/rbac/subjects/${s.id}/identities/${s.identityId}`)).status).toBe(400);
-      const added = await me('POST', '/api/rbac/identities/email-and-password', { data: { email: 'heidi2@example.com', password: 'password123' } });
+      const added = await me('POST', '/api/rbac/identities/email-and-password', { data: { email: 'heidi2@example.com', password: 'password123', currentPassword: 'password123' } });
       expect(added.status).toBe(201);
-      const changed = await me('PATCH', `/api/rbac/subjects/${s.id}/identities/${added.body.data.id}`, { data: { email: 'heidi3@example.com' } });
+      const changed = await me('PATCH', `/api/rbac/subjects/${s.id}/identities/${added.body.data.id}`, { data: { email: 'heidi3@example.com', password: 'password123' } });
       expect(changed.body.data).toMatchObject({ email: 'heidi3@example.com', account: 'heidi3@example.com' });
       expect((await me('DELETE', `/api/rbac/subjects/${s.id}/identities/${s.identityId}`)).status).toBe(200);
       expect((await t.anon('POST', ROUTES.login, { data: { login: 'heidi3@example.com', password: 'password123' } })).status).toBe(200);
@@ -147,6 +154,10 @@ for (const d of DIALECTS) {
     it('admins (ADMIN_EMAILS or the admin role) may write; members get 403 and nothing is stored', async () => {
       const admin = await t.register(ADMIN_EMAIL);
       const member = await t.register('ivan@example.com');
+      // ADMIN_EMAILS counts once the address is proven: until then the admin email is a member's
+      expect((await t.as(admin.jwt)('GET', ROUTES.me)).body.data.isAdmin).toBe(false);
+      expect((await t.as(admin.jwt)('POST', '/api/ecommerce/products', { data: { slug: 'by-unverified' } })).status).toBe(403);
+      await verifyAddress(t, smtp, ADMIN_EMAIL);
       const count = async () => (await t.call('GET', '/api/ecommerce/products/count')).body.data;
       const before = await count();
       expect((await t.as(member.jwt)('POST', '/api/ecommerce/products', { data: { slug: 'by-member' } })).status).toBe(403);
@@ -205,13 +216,19 @@ for (const d of DIALECTS) {
 for (const d of DIALECTS) {
   describe(`owner scoping through generic routes on ${d.name}`, () => {
     let t: AccountsApp;
+    let smtp: Smtp;
     beforeAll(async () => {
-      t = (await bootAccounts(await d.make())) as AccountsApp;
+      smtp = await startSmtp();
+      t = (await bootAccounts(await d.make(), { env: { SMTP_URL: smtp.url } })) as AccountsApp;
     });
-    afterAll(async () => t?.close());
+    afterAll(async () => {
+      await t?.close();
+      await smtp?.close();
+    });
 
     it('a granted member reaches only its own rows, and cannot move a row to another subject', async () => {
       const admin = await t.register(ADMIN_EMAIL);
+      await verifyAddress(t, smtp, ADMIN_EMAIL);
       const a = await t.register('owner-a@example.com');
       const b = await t.register('owner-b@example.com');
       const sys = (m: string, p: string, body?: unknown) => t.call(m, p, body);

@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DIALECTS } from '../helpers/databases.js';
 import { bootAccounts, ROUTES, type AccountsApp } from '../helpers/accounts.js';
 import { issueNonce } from '../../plugins/rbac/server/wallet.js';
+import { siwe } from './support.js';
 
 const BOT_TOKEN = '123456:test-bot-token';
 
@@ -30,18 +31,19 @@ for (const d of DIALECTS) {
 
     it('init gives a token without a subject (not signed in) and a nonce', async () => {
       const r = await t.anon('GET', ROUTES.init);
-      expect(r.body.data).toEqual({ jwt: expect.stringMatching(/^ey/), refresh: null, nonce: expect.any(String) });
+      // EIP-4361 nonces are alphanumeric, at least 8 characters
+      expect(r.body.data).toEqual({ jwt: expect.stringMatching(/^ey/), refresh: null, nonce: expect.stringMatching(/^[a-zA-Z0-9]{8,}$/) });
       expect((await t.as(r.body.data.jwt)('GET', ROUTES.me)).status).toBe(401);
     });
 
     it('the first sign-in makes the subject and an identity with the checksummed address; the next finds it', async () => {
       const wallet = privateKeyToAccount(generatePrivateKey());
-      const first = await signIn(wallet, `Sign in to the shop. Nonce: ${await nonce()}`);
+      const first = await signIn(wallet, siwe(wallet.address, await nonce()));
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       const me = (await t.as(first.body.data.jwt)('GET', ROUTES.me)).body.data;
       expect(me.identities).toEqual([expect.objectContaining({ provider: 'ethereum_virtual_machine', account: wallet.address })]);
       expect(me.roles.map((r: { slug: string }) => r.slug)).toEqual(['member']);
-      const second = await signIn(wallet, `Again. Nonce: ${await nonce()}`);
+      const second = await signIn(wallet, siwe(wallet.address, await nonce(), { statement: 'Again.' }));
       expect((await t.as(second.body.data.jwt)('GET', ROUTES.me)).body.data.id).toBe(me.id);
     });
 
@@ -50,38 +52,59 @@ for (const d of DIALECTS) {
       const before = await subjects();
       const victim = privateKeyToAccount(generatePrivateKey());
       const attacker = privateKeyToAccount(generatePrivateKey());
-      const message = `Nonce: ${await nonce()}`;
+      const message = siwe(victim.address, await nonce());
       const forged = await t.anon('POST', ROUTES.wallet, { data: { message, signature: await attacker.signMessage({ message }), address: victim.address } });
       expect(forged).toMatchObject({ status: 401, body: { message: 'Not authorized: the signature does not match the address' } });
 
-      const used = `Nonce: ${await nonce()}`;
+      const used = siwe(victim.address, await nonce());
       expect((await signIn(victim, used)).status).toBe(200);
       expect((await signIn(victim, used)).body).toMatchObject({ status: 401, message: 'Not authorized: the nonce was already used' });
 
       const expired = issueNonce(t.config.rbacJwtSecret, Date.now() - 11 * 60 * 1000);
-      expect((await signIn(victim, `Nonce: ${expired}`)).body.message).toBe('Not authorized: the nonce has expired');
+      expect((await signIn(victim, siwe(victim.address, expired, { issuedAt: new Date(Date.now() - 11 * 60 * 1000) }))).body.message).toBe('Not authorized: the nonce has expired');
       const madeUp = issueNonce('not-the-server-secret');
-      expect((await signIn(victim, `Nonce: ${madeUp}`)).body.message).toBe('Not authorized: unknown nonce');
+      expect((await signIn(victim, siwe(victim.address, madeUp))).body.message).toBe('Not authorized: unknown nonce');
       expect((await signIn(victim, 'no nonce at all here')).status).toBe(400);
       expect((await signIn(victim, 'short')).status).toBe(400);
-      const noAddress = await t.anon('POST', ROUTES.wallet, { data: { message: `Nonce: ${await nonce()}`, signature: '0x00' } });
+      const noAddress = await t.anon('POST', ROUTES.wallet, { data: { message: siwe(victim.address, await nonce()), signature: '0x00' } });
       expect(noAddress).toMatchObject({ status: 404, body: { message: 'No account found' } });
       expect(await subjects()).toBe(before + 1); // only the victim's own sign-in
     });
 
-    it('a signed-in subject links a new wallet to itself; nobody else can link it', async () => {
+    it('a signed-in subject links a new wallet to itself, with its current password; nobody else can link it', async () => {
       const s = await t.register('sam@example.com');
       const wallet = privateKeyToAccount(generatePrivateKey());
-      const linked = await signIn(wallet, `Link. Nonce: ${await nonce()}`, {}, s.jwt);
+      // a session alone does not add a login (finding 4): nothing is linked, no subject is made
+      const bare = await signIn(wallet, siwe(wallet.address, await nonce(), { statement: 'Link.' }), {}, s.jwt);
+      expect(bare.status).toBe(400);
+      expect(bare.body.cause[0]).toMatchObject({ field: 'currentPassword', rule: 'required' });
+      expect((await t.as(s.jwt)('GET', ROUTES.me)).body.data.identities).toHaveLength(1);
+      const linked = await signIn(wallet, siwe(wallet.address, await nonce(), { statement: 'Link.' }), { currentPassword: 'password123' }, s.jwt);
       expect(linked.status).toBe(200);
       const me = (await t.as(linked.body.data.jwt)('GET', ROUTES.me)).body.data;
       expect(me.id).toBe(s.id);
       expect(me.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['email_and_password', 'ethereum_virtual_machine']);
       // another signed-in subject signing with the same wallet gets the wallet's own account, not a link
       const other = await t.register('tina@example.com');
-      const again = await signIn(wallet, `Nonce: ${await nonce()}`, {}, other.jwt);
+      const again = await signIn(wallet, siwe(wallet.address, await nonce()), {}, other.jwt);
       expect((await t.as(again.body.data.jwt)('GET', ROUTES.me)).body.data.id).toBe(s.id);
       expect((await t.as(other.jwt)('GET', ROUTES.me)).body.data.identities).toHaveLength(1);
+    });
+
+    it('finding 4: linking a Telegram account to a signed-in subject needs its current password, sent beside the signed fields', async () => {
+      const s = await t.register('tom@example.com', 'tom-password');
+      const now = Math.floor(Date.now() / 1000);
+      const payload = telegramPayload({ id: 5151, first_name: 'Tom', auth_date: now });
+      const bare = await t.as(s.jwt)('POST', ROUTES.telegram, { data: payload });
+      expect(bare.status).toBe(400);
+      expect(bare.body.cause[0]).toMatchObject({ field: 'currentPassword', rule: 'required' });
+      expect((await t.as(s.jwt)('POST', ROUTES.telegram, { data: { ...payload, currentPassword: 'wrong-password' } })).body.cause[0]).toMatchObject({ field: 'currentPassword', rule: 'match' });
+      expect((await t.as(s.jwt)('GET', ROUTES.me)).body.data.identities).toHaveLength(1);
+      const linked = await t.as(s.jwt)('POST', ROUTES.telegram, { data: { ...payload, currentPassword: 'tom-password' } });
+      expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+      const me = (await t.as(linked.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(me.id).toBe(s.id);
+      expect(me.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['email_and_password', 'telegram']);
     });
 
     it('Telegram: a valid widget payload signs in; a tampered hash or a stale auth_date does not', async () => {

@@ -56,11 +56,40 @@ export class Accounts {
       .innerJoin(rel, eq(rel.roleId, t.id)).where(eq(rel.subjectId, subjectId)).orderBy(t.slug);
   }
 
-  /** admins: the admin role, or an email identity listed in ADMIN_EMAILS */
+  /**
+   * admins: the admin role, or an email identity listed in ADMIN_EMAILS whose address is verified.
+   * An address grants nothing until a code sent to it came back (emailVerifiedAt).
+   */
   async isAdmin(subjectId: string, roles?: Row[]): Promise<boolean> {
     if ((roles ?? (await this.rolesOf(subjectId))).some((r) => r.slug === 'admin')) return true;
     if (!this.ctx.config.adminEmails.length) return false;
-    return (await this.identitiesOf(subjectId)).some((i) => typeof i.email === 'string' && this.ctx.config.adminEmails.includes(i.email.toLowerCase()));
+    return (await this.identitiesOf(subjectId)).some(
+      (i) => i.provider === 'email_and_password' && typeof i.email === 'string' && i.emailVerifiedAt != null && this.ctx.config.adminEmails.includes(i.email.toLowerCase()),
+    );
+  }
+
+  /** the subject's email and password identities with their secret fields, for the server's own checks */
+  async passwordIdentitiesOf(subjectId: string, tx?: Drizzle): Promise<Row[]> {
+    const db = tx ?? this.db;
+    const rel = this.t('rbac/subjects-to-identities');
+    const t = this.t('rbac/identity');
+    const own = db.select({ id: rel.identityId }).from(rel).where(eq(rel.subjectId, subjectId));
+    const rows: Row[] = await db.select().from(t).where(and(inArray(t.id, own), eq(t.provider, 'email_and_password'))).orderBy(t.createdAt, t.id);
+    return rows.filter((r) => !!r.password);
+  }
+
+  /** the distinct email addresses of a subject's identities, for notices */
+  async emailsOf(subjectId: string): Promise<string[]> {
+    const emails = (await this.identitiesOf(subjectId)).map((i) => i.email).filter((e): e is string => typeof e === 'string' && !!e);
+    return [...new Set(emails)];
+  }
+
+  /** forgets every outstanding reset code of a subject's identities: after a password or email change */
+  async clearCodes(subjectId: string, tx: Drizzle) {
+    const rel = this.t('rbac/subjects-to-identities');
+    const t = this.t('rbac/identity');
+    const ids = tx.select({ id: rel.identityId }).from(rel).where(eq(rel.subjectId, subjectId));
+    await tx.update(t).set({ code: null, codeExpiresAt: null, updatedAt: new Date() }).where(inArray(t.id, ids));
   }
 
   async linkIdentity(tx: Drizzle, subjectId: string, identityId: string) {
@@ -104,10 +133,10 @@ export class Accounts {
     return { sessionId: row.id as string, refresh: `${row.id}.${secret}` };
   }
 
-  /** the session if it is neither revoked nor expired */
-  async activeSession(sessionId: string): Promise<{ id: string; subjectId: string } | undefined> {
+  /** the session if it is neither revoked nor expired; createdAt is when its subject signed in */
+  async activeSession(sessionId: string): Promise<{ id: string; subjectId: string; createdAt: Date } | undefined> {
     const t = this.t('rbac/session');
-    const [row] = await this.db.select({ id: t.id, subjectId: t.subjectId, expiresAt: t.expiresAt }).from(t)
+    const [row] = await this.db.select({ id: t.id, subjectId: t.subjectId, expiresAt: t.expiresAt, createdAt: t.createdAt }).from(t)
       .where(and(eq(t.id, sessionId), isNull(t.revokedAt))).limit(1);
     return row && row.expiresAt > new Date() ? row : undefined;
   }
@@ -145,6 +174,24 @@ export class Accounts {
     await this.ctx.database.transaction((tx) =>
       tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(eq(t.id, sessionId), isNull(t.revokedAt))),
     );
+  }
+
+  /**
+   * Ends the session a whole refresh token belongs to: the secret's hash must match (constant time).
+   * A session id alone, or a wrong or rotated secret, ends nothing. Returns whether it ended one.
+   */
+  async revokeByRefresh(token: unknown, reason: string): Promise<boolean> {
+    const parsed = parseRefreshToken(token);
+    if (!parsed) return false;
+    const t = this.t('rbac/session');
+    const [s] = await this.db.select({ id: t.id, refreshHash: t.refreshHash }).from(t)
+      .where(and(eq(t.id, parsed.sessionId), isNull(t.revokedAt))).limit(1);
+    const presented = sha256(parsed.secret);
+    if (!s || !sameHash(s.refreshHash, presented)) return false;
+    await this.ctx.database.transaction((tx) =>
+      tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(eq(t.id, s.id), isNull(t.revokedAt))),
+    );
+    return true;
   }
 
   /** ends every session of a subject (but the one named): password change and reset */

@@ -5,11 +5,20 @@ import { createAccess } from './access.js';
 import { createRateLimiter, DEFAULT_LIMITS, type RateLimits } from './rate-limit.js';
 import { authenticationRoutes } from './routes/authentication.js';
 import { identityRoutes } from './routes/identities.js';
+import { sameOriginWrites } from './origin.js';
+import { DEFAULT_CHAIN_IDS } from './wallet.js';
 
 export interface RbacOptions {
   limits?: RateLimits;
   /** rate-limit keys start with this; instances sharing Redis must share it (default 'rl') */
   keyPrefix?: string;
+  /** chain ids a Sign-In with Ethereum message may name (default [1], Ethereum mainnet) */
+  chainIds?: number[];
+  /**
+   * Runs work after the answer is sent (lookups, writes and mail the answer must not wait for, so
+   * that its timing tells nothing). Default: the next turn of the event loop, errors logged.
+   */
+  later?: (job: () => Promise<unknown>) => void;
 }
 
 /**
@@ -22,7 +31,8 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
     const accounts = new Accounts(ctx);
     const access = createAccess(ctx, accounts);
     const limit = createRateLimiter(ctx.config, options.limits ?? DEFAULT_LIMITS, options.keyPrefix ?? 'rl');
-    return { ctx, accounts, access, limit };
+    const later = options.later ?? ((job: () => Promise<unknown>) => void setImmediate(() => job().catch((err) => ctx.log.error({ err }, 'deferred account work failed'))));
+    return { ctx, accounts, access, limit, later, chainIds: options.chainIds ?? DEFAULT_CHAIN_IDS };
   };
   const deps = (ctx: PluginContext) => {
     let d = perApp.get(ctx);
@@ -33,7 +43,13 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
     name: 'rbac',
     authorizer: (ctx) => deps(ctx).access.authorizer,
     identity: (ctx) => ({ caller: deps(ctx).access.caller, permits: deps(ctx).access.permits }),
-    middleware: (ctx) => deps(ctx).access.middleware,
+    middleware: (ctx) => {
+      const sameOrigin = sameOriginWrites(ctx.config);
+      const authorize = deps(ctx).access.middleware;
+      return (c, next) => sameOrigin(c, async () => {
+        await authorize(c, next);
+      });
+    },
     routes: (app, ctx) => {
       authenticationRoutes(app, deps(ctx));
       identityRoutes(app, deps(ctx));

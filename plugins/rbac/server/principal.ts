@@ -8,7 +8,7 @@ import { SESSION_COOKIE, verifyAccessToken } from './tokens.js';
 
 export type Principal =
   | { kind: 'system' }
-  | { kind: 'subject'; subjectId: string; sessionId: string; roleIds: string[]; roleSlugs: string[]; admin: boolean }
+  | { kind: 'subject'; subjectId: string; sessionId: string; roleIds: string[]; roleSlugs: string[]; admin: boolean; signedInAt: Date }
   | { kind: 'anonymous' };
 
 declare module 'hono' {
@@ -43,6 +43,7 @@ export function principalOf(c: Context, ctx: PluginContext, accounts: Accounts):
         kind: 'subject',
         subjectId: session.subjectId,
         sessionId: session.id,
+        signedInAt: session.createdAt,
         roleIds: roles.map((r) => r.id as string),
         roleSlugs: roles.map((r) => r.slug as string),
         admin: await accounts.isAdmin(session.subjectId, roles),

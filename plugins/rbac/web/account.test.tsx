@@ -95,7 +95,7 @@ describe('identity settings', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it("changes the email, showing 'Updating...' while pending", async () => {
+  it("changes the email with the current password, showing 'Updating...' while pending", async () => {
     const path = `/api/rbac/subjects/${ME.id}/identities/${EMAIL_ID}`;
     let release!: () => void;
     const api = mockFetch({
@@ -110,12 +110,78 @@ describe('identity settings', () => {
     expect((input as HTMLInputElement).value).toBe('ada@example.com');
     await user.clear(input);
     await user.type(input, 'ada@lovelace.dev');
+    // finding 4: a session alone does not change a login; the current password goes with it
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Use at least 8 characters');
+    expect(api.find('PATCH', path)).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText('Current password'), 'ada-password');
     await user.click(within(dialog).getByRole('button', { name: 'Update' }));
     expect(await within(dialog).findByRole('button', { name: 'Updating...' })).toHaveProperty('disabled', true);
     release();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(api.find('PATCH', path)[0]!.data).toEqual({ email: 'ada@lovelace.dev' });
+    expect(api.find('PATCH', path)[0]!.data).toEqual({ email: 'ada@lovelace.dev', password: 'ada-password' });
     expect(api.find('GET', ME_PATH).length).toBeGreaterThan(1);
+  });
+
+  it("an unverified address shows 'Not verified' and 'Resend', which sends the link again", async () => {
+    const unverified = { ...ME, identities: [{ ...ME.identities[0]!, emailVerifiedAt: null }, ME.identities[1]!] };
+    const resend = '/api/rbac/subjects/authentication/email-and-password/verify/resend';
+    const api = mockFetch({ [`GET ${ME_PATH}`]: ok(unverified), [`POST ${resend}`]: [ok({ message: 'Verification email sent' }), fail(429, 'Too many attempts: try again in 60 seconds')] });
+    const user = userEvent.setup();
+    renderPage(<IdentitySettings row={widgetRow('identity-settings')} />);
+    const [, emailRow, walletRow] = within(await screen.findByRole('table')).getAllByRole('row');
+    expect(within(emailRow!).getByText('Not verified')).toBeTruthy();
+    expect(within(walletRow!).queryByText('Not verified')).toBeNull();
+    await user.click(within(emailRow!).getByRole('button', { name: 'Resend' }));
+    expect(await screen.findByText('Verification email sent')).toBeTruthy();
+    expect(api.find('POST', resend)[0]!.data).toEqual({ identityId: EMAIL_ID });
+    await user.click(within(emailRow!).getByRole('button', { name: 'Resend' }));
+    expect(await screen.findByText('Too many attempts: try again in 60 seconds')).toBeTruthy();
+  });
+
+  it("a verified address shows no 'Not verified'", async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME) });
+    renderPage(<IdentitySettings row={widgetRow('identity-settings')} />);
+    await screen.findByRole('table');
+    expect(screen.queryByText('Not verified')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Resend' })).toBeNull();
+  });
+
+  it("adds an email login with the account's current password", async () => {
+    const api = mockFetch({ [`GET ${ME_PATH}`]: ok(ME), 'POST /api/rbac/identities/email-and-password': [fail(400, 'The current password is wrong'), { status: 201, body: { data: { id: 'new' } } }] });
+    const user = userEvent.setup();
+    renderPage(<IdentitySettings row={widgetRow('identity-settings')} />);
+    await user.click(await screen.findByRole('button', { name: 'Add email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add email' });
+    expect(within(dialog).getByLabelText('Email').getAttribute('placeholder')).toBe('Type your email');
+    await user.type(within(dialog).getByLabelText('Email'), 'ada@work.example');
+    await user.type(within(dialog).getByLabelText('Password'), 'work-password');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Use at least 8 characters');
+    expect(api.find('POST', '/api/rbac/identities/email-and-password')).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText('Current password'), 'wrong-password');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The current password is wrong');
+    await user.clear(within(dialog).getByLabelText('Current password'));
+    await user.type(within(dialog).getByLabelText('Current password'), 'ada-password');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.find('POST', '/api/rbac/identities/email-and-password')[1]!.data).toEqual({ email: 'ada@work.example', password: 'work-password', currentPassword: 'ada-password' });
+    expect(await screen.findByText('Updated successfully')).toBeTruthy();
+  });
+
+  it('a wallet-only subject adds an email without a current password (it has none)', async () => {
+    const api = mockFetch({ [`GET ${ME_PATH}`]: ok({ ...ME, identities: [ME.identities[1]] }), 'POST /api/rbac/identities/email-and-password': { status: 201, body: { data: { id: 'new' } } } });
+    const user = userEvent.setup();
+    renderPage(<IdentitySettings row={widgetRow('identity-settings')} />);
+    await user.click(await screen.findByRole('button', { name: 'Add email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add email' });
+    expect(within(dialog).queryByLabelText('Current password')).toBeNull();
+    await user.type(within(dialog).getByLabelText('Email'), 'ada@example.com');
+    await user.type(within(dialog).getByLabelText('Password'), 'new-password');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(api.find('POST', '/api/rbac/identities/email-and-password')).toHaveLength(1));
+    expect(api.find('POST', '/api/rbac/identities/email-and-password')[0]!.data).toEqual({ email: 'ada@example.com', password: 'new-password' });
   });
 
   it('deletes an identity after confirming, and shows a refusal', async () => {

@@ -3,7 +3,7 @@ import { cn } from '../../../web/ui/cn.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { useT, type Expanded } from '../../../web/storefront/context.js';
 import { ROUTES, identityText, useSubject, type Identity } from './session.js';
-import { ChangeEmailDialog, ChangePasswordDialog, DeleteIdentityDialog } from './identity-dialogs.js';
+import { AddEmailIdentityDialog, ChangeEmailDialog, ChangePasswordDialog, DeleteIdentityDialog, ResendVerificationButton } from './identity-dialogs.js';
 import { ButtonLink, hasText } from './ui.js';
 
 /** the provider badge: 'Email' for email and password, 'Telegram' for Telegram, otherwise 'EVM' */
@@ -21,7 +21,8 @@ const BADGE: Record<string, string> = {
 
 /**
  * 'rbac/widget/identity-settings': the subject's sign-in methods (Provider, Information) with
- * 'Change email', 'Change Password' and 'Delete'.
+ * 'Change email', 'Change Password' and 'Delete'; an unverified address shows 'Not verified' and
+ * 'Resend'; 'Add email' adds an email and password sign-in.
  */
 export function IdentitySettings({ row }: { row: Expanded }) {
   const t = useT();
@@ -68,8 +69,16 @@ export function IdentitySettings({ row }: { row: Expanded }) {
                     <td className="px-4 py-3 align-middle">
                       <span className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-medium', BADGE[label])}>{label}</span>
                     </td>
-                    <td className="max-w-[18rem] truncate px-4 py-3 align-middle font-medium text-slate-800" title={identity.account ?? identity.email ?? undefined}>
-                      {info}
+                    <td className="max-w-[22rem] px-4 py-3 align-middle">
+                      <div className="flex flex-wrap items-center gap-2">
+                        <span className="truncate font-medium text-slate-800" title={identity.account ?? identity.email ?? undefined}>{info}</span>
+                        {identity.provider === 'email_and_password' && !identity.emailVerifiedAt && (
+                          <>
+                            <span className="inline-flex items-center rounded-full border border-amber-200 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">Not verified</span>
+                            <ResendVerificationButton identity={identity} />
+                          </>
+                        )}
+                      </div>
                     </td>
                     <td className="px-4 py-3 align-middle">
                       <div className="flex flex-wrap justify-end gap-2">
@@ -92,6 +101,9 @@ export function IdentitySettings({ row }: { row: Expanded }) {
               )}
             </tbody>
           </table>
+          <div className="flex justify-end border-t border-slate-100 px-4 py-3">
+            <AddEmailIdentityDialog needsCurrentPassword={me.identities.some((i) => i.provider === 'email_and_password')} onChanged={refetch} />
+          </div>
         </div>
       )}
     </section>

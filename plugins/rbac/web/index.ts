@@ -2,7 +2,7 @@ import { register } from '../../../web/registry.js';
 import { LoginForm } from './login-form.js';
 import { AccountMenu } from './account-menu.js';
 import { IdentitySettings } from './identity-settings.js';
-import { ForgotPassword, Registration, ResetPassword } from './password-screens.js';
+import { ForgotPassword, Registration, ResetPassword, VerifyEmail } from './password-screens.js';
 import { LoginWidget, SelectMethod } from './sign-in.js';
 import { DefaultWidget, Logout, SocialProfileOverview, SubjectOverview } from './subject.js';
 
@@ -18,6 +18,7 @@ export const RBAC_WIDGET_VARIANTS = {
   registration: Registration,
   'forgot-password': ForgotPassword,
   'reset-password': ResetPassword,
+  'verify-email': VerifyEmail,
   logout: Logout,
   'account-menu': AccountMenu,
   'identity-settings': IdentitySettings,

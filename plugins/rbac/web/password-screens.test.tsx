@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { ForgotPassword, Registration, ResetPassword } from './password-screens.js';
+import { ForgotPassword, Registration, ResetPassword, VerifyEmail } from './password-screens.js';
 import { Logout } from './subject.js';
 import { REFRESH_KEY } from './session.js';
 import { browserSandbox, fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
@@ -79,6 +79,36 @@ describe('reset password', () => {
     await user.type(screen.getByLabelText('Confirm new password'), 'other-new-pass');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     expect((await screen.findByRole('alert')).textContent).toBe('The passwords do not match');
+    expect(api.calls).toHaveLength(0);
+  });
+});
+
+describe('verify email', () => {
+  it("posts the link's code once, toasts 'Email verified' and says which address", async () => {
+    window.history.replaceState(null, '', '/rbac/subject/authentication/email-and-password/verify?code=id.1999999999.mac%2Dx');
+    const api = mockFetch({ [`POST ${BASE}/email-and-password/verify`]: ok({ message: 'Email verified', email: 'ada@example.com' }) });
+    renderPage(<VerifyEmail row={widgetRow('verify-email', { title: {} })} />, { language: 'ru' });
+    expect(await screen.findByText('Email verified')).toBeTruthy();
+    expect((await screen.findAllByRole('status')).some((n) => n.textContent?.includes('ada@example.com is confirmed as yours'))).toBe(true);
+    expect(api.calls).toHaveLength(1);
+    expect(api.calls[0]!.data).toEqual({ code: 'id.1999999999.mac-x' });
+    expect(screen.getByRole('heading', { name: 'Verify your email' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/ru');
+  });
+
+  it('an invalid or expired link is explained, with a way to a new one', async () => {
+    window.history.replaceState(null, '', '/?code=stale');
+    mockFetch({ [`POST ${BASE}/email-and-password/verify`]: fail(400, 'The verification code is invalid or has expired') });
+    renderPage(<VerifyEmail row={widgetRow('verify-email')} />);
+    expect((await screen.findByRole('alert')).textContent).toBe('The verification code is invalid or has expired');
+    expect(await screen.findByText('The verification link is invalid or has expired')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Send a new link' }).getAttribute('href')).toBe('/rbac/subjects/settings');
+  });
+
+  it('without a code explains and posts nothing', async () => {
+    const api = mockFetch({});
+    renderPage(<VerifyEmail row={widgetRow('verify-email')} />);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/needs the link from the verification email/);
     expect(api.calls).toHaveLength(0);
   });
 });

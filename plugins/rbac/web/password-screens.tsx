@@ -1,9 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../web/ui/button.js';
 import { useHref, type Expanded } from '../../../web/storefront/context.js';
 import { AUTH, ROUTES, browser, http } from './session.js';
-import { Field, FormAlert, Link, WidgetCard, checkEmail, checkPassword, useAction, useCredentialsForm } from './ui.js';
+import { ButtonLink, Field, FormAlert, Link, WidgetCard, checkEmail, checkPassword, useAction, useCredentialsForm } from './ui.js';
 
 /** how long the reset screen lets its toast be read before going to the sign-in page */
 export const RESET_REDIRECT_MS = 1500;
@@ -111,6 +111,48 @@ export function ResetPassword({ row }: { row: Expanded }) {
           {action.pending ? 'Resetting...' : 'Reset password'}
         </Button>
       </form>
+    </WidgetCard>
+  );
+}
+
+/**
+ * 'rbac/widget/verify-email': the page the verification email links to. It posts the link's ?code=
+ * once, in the browser (a server render or a link preview verifies nothing), and says how it went.
+ */
+export function VerifyEmail({ row }: { row: Expanded }) {
+  const [code, setCode] = useState<string | null>();
+  const [verified, setVerified] = useState<string>();
+  const action = useAction();
+  const sent = useRef(false);
+  const run = action.run;
+  useEffect(() => setCode(new URLSearchParams(window.location.search).get('code')), []);
+  useEffect(() => {
+    if (!code || sent.current) return;
+    sent.current = true;
+    void run(async () => {
+      try {
+        const r = await http.request<{ message: string; email: string }>('POST', `${AUTH}/email-and-password/verify`, { data: { code } });
+        setVerified(r.email);
+        toast.success('Email verified');
+      } catch (e) {
+        toast.error('The verification link is invalid or has expired');
+        throw e;
+      }
+    });
+  }, [code, run]);
+  return (
+    <WidgetCard row={row} fallbackTitle="Verify your email" footer={<Link to={ROUTES.settings}>Sign-in methods</Link>}>
+      <div className="flex flex-col gap-4" aria-live="polite">
+        {(code === undefined || action.pending) && <p role="status" className="text-center text-sm text-slate-600">Verifying...</p>}
+        {code === null && <FormAlert>This page needs the link from the verification email: send a new one from your sign-in methods.</FormAlert>}
+        <FormAlert>{action.error}</FormAlert>
+        {verified && (
+          <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+            Email verified: {verified} is confirmed as yours.
+          </p>
+        )}
+        {(verified || action.error) && <ButtonLink to={verified ? '/' : ROUTES.settings} variant="primary">{verified ? 'Continue' : 'Send a new link'}</ButtonLink>}
+      </div>
     </WidgetCard>
   );
 }

@@ -14,6 +14,8 @@ export const ROUTES = {
   login: '/rbac/subject/authentication/email-and-password/authentication',
   registration: '/rbac/subject/authentication/email-and-password/registration',
   forgotPassword: '/rbac/subject/authentication/email-and-password/forgot-password',
+  /** the page a verification email links to, with ?code= */
+  verifyEmail: '/rbac/subject/authentication/email-and-password/verify',
   settings: '/rbac/subjects/settings',
   profile: (slug: string) => `/rbac/subjects/${slug}`,
 } as const;
@@ -26,6 +28,8 @@ export interface Identity {
   provider: 'email_and_password' | 'ethereum_virtual_machine' | 'telegram' | (string & {});
   account?: string | null;
   email?: string | null;
+  /** when the email address was proven by the code sent to it; null until then */
+  emailVerifiedAt?: string | null;
 }
 export interface Role {
   id: string;

@@ -7,6 +7,8 @@ import { REFRESH_KEY, browser } from './session.js';
 import { browserSandbox, fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
 import { getAddress, verifyMessage, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { parseSiweMessage } from 'viem/siwe';
+import { checkSiweMessage, issueNonce } from '../server/wallet.js';
 
 const AUTHN = '/api/rbac/subjects/authentication/email-and-password/authentication';
 const sandbox = browserSandbox();
@@ -108,7 +110,9 @@ describe('wallet sign-in (wagmi, injected connector)', () => {
   const key = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318');
   const EVM = '/api/rbac/subjects/authentication/ethereum-virtual-machine';
   const INIT = '/api/rbac/subjects/authentication/init';
-  const nonce = 'n'.repeat(22) + '.1999999999.' + 'm'.repeat(43);
+  // a nonce as the server issues it, so that the server's own check can judge the signed message
+  const SECRET = 'web-test-nonce-secret';
+  const nonce = issueNonce(SECRET);
 
   /** a browser wallet holding `key`: it answers addresses in lower case, as some wallets do */
   function mockWallet({ personalSign, connected = false }: { personalSign?: (params: unknown[]) => Promise<unknown>; connected?: boolean } = {}) {
@@ -146,7 +150,7 @@ describe('wallet sign-in (wagmi, injected connector)', () => {
     return { user, button: screen.getByRole('button', { name: 'Connect wallet' }) ?? button };
   }
 
-  it('connects, signs the nonce with personal_sign and posts a verifiable signature; no other request', async () => {
+  it('connects, signs an EIP-4361 message for this site holding the nonce with personal_sign, and posts a verifiable signature; no other request', async () => {
     const wallet = mockWallet();
     const api = mockFetch({ [`GET ${INIT}`]: ok({ jwt: 'j', refresh: null, nonce }), [`POST ${EVM}`]: ok({ jwt: 'j', refresh: 'w.1' }) });
     const { user, button } = await openWallet();
@@ -154,8 +158,15 @@ describe('wallet sign-in (wagmi, injected connector)', () => {
     await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/'));
     expect(localStorage.getItem(REFRESH_KEY)).toBe('w.1');
     const body = api.find('POST', EVM)[0]!.data as { message: string; signature: Hex; address: Address };
-    expect(body.message).toBe(`Sign in to ${window.location.host}\nNonce: ${nonce}`);
+    // Sign-In with Ethereum: this page's domain and origin, mainnet, the account, the server's nonce, a time window
+    const fields = parseSiweMessage(body.message);
+    expect(fields).toMatchObject({ domain: window.location.host, uri: window.location.origin, chainId: 1, nonce, version: '1', address: key.address });
+    expect(Math.abs(fields.issuedAt!.getTime() - Date.now())).toBeLessThan(60_000);
+    expect(fields.expirationTime!.getTime()).toBeGreaterThan(Date.now());
     expect(body.message.length).toBeGreaterThanOrEqual(8);
+    // the server's check accepts it for this site, and refuses it for another
+    expect(checkSiweMessage(body.message, body.address, { publicUrl: window.location.origin, chainIds: [1], secret: SECRET }).nonce).toBe(nonce);
+    expect(() => checkSiweMessage(body.message, body.address, { publicUrl: 'https://shop.example.com', chainIds: [1], secret: SECRET })).toThrow(/another domain/);
     expect(body.address).toBe(key.address);
     expect(body.address).toBe(getAddress(body.address));
     expect(await verifyMessage({ address: body.address, message: body.message, signature: body.signature })).toBe(true);

@@ -60,7 +60,7 @@ export const ME: Me = {
   slug: 'ada-lovelace',
   isAdmin: false,
   identities: [
-    { id: '22222222-2222-4222-8222-222222222222', provider: 'email_and_password', account: 'ada@example.com', email: 'ada@example.com' },
+    { id: '22222222-2222-4222-8222-222222222222', provider: 'email_and_password', account: 'ada@example.com', email: 'ada@example.com', emailVerifiedAt: '2024-05-01T10:00:00.000Z' },
     { id: '33333333-3333-4333-8333-333333333333', provider: 'ethereum_virtual_machine', account: '0xAbCdEf0123456789aBcDeF0123456789AbCd1234', email: null },
   ],
   roles: [{ id: '44444444-4444-4444-8444-444444444444', slug: 'member', title: 'Member' }],

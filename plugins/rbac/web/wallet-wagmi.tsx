@@ -1,10 +1,39 @@
 import { useEffect, useRef, useState } from 'react';
 import { custom, type Address } from 'viem';
 import { mainnet } from 'viem/chains';
+import { createSiweMessage } from 'viem/siwe';
 import { WagmiProvider, createConfig, injected, useConnection, useConnect, useConnectors, useDisconnect, useSignMessage, type Config } from 'wagmi';
 import { AUTH, http, storedRefresh, storeRefresh, type SignedIn } from './session.js';
 import { useAction } from './ui.js';
-import { WalletPanel, signInMessage, walletMessage, type WalletStep } from './wallet.js';
+import { WalletPanel, walletMessage, type WalletStep } from './wallet.js';
+
+/** how long the signed message is good for; the server's nonce lives 10 minutes */
+export const MESSAGE_TTL_MS = 5 * 60 * 1000;
+
+/**
+ * The text the wallet signs: a Sign-In with Ethereum (EIP-4361) message naming this site (domain
+ * and uri from the page's own address), the chain, the account, the server's nonce and its time
+ * window. The server checks every one of them, so a signature asked for elsewhere does not work here.
+ */
+export function signInMessage({ address, nonce, location = window.location, chainId = mainnet.id, now = new Date() }: {
+  address: Address;
+  nonce: string;
+  location?: Pick<Location, 'host' | 'origin'>;
+  chainId?: number;
+  now?: Date;
+}): string {
+  return createSiweMessage({
+    domain: location.host,
+    uri: location.origin,
+    address,
+    chainId,
+    nonce,
+    version: '1',
+    statement: `Sign in to ${location.host}`,
+    issuedAt: now,
+    expirationTime: new Date(now.getTime() + MESSAGE_TTL_MS),
+  });
+}
 
 /**
  * The wallet sign-in's wagmi config: the injected connector only (window.ethereum), no EIP-6963
@@ -29,7 +58,8 @@ export function createWalletConfig(): Config {
 
 /**
  * Sign in with an Ethereum wallet through wagmi's injected connector: connect, take a nonce from
- * `init`, have the wallet sign it, and let the server check the signature (spec §4, §5).
+ * `init`, have the wallet sign an EIP-4361 message holding it, and let the server check the
+ * message and the signature (spec §4, §5).
  * One attempt at a time; the wallet is disconnected after a failed attempt, and whenever it is
  * connected while the browser holds no session (refresh) token outside an attempt.
  */
@@ -75,7 +105,7 @@ function WalletFlow({ onSignedIn }: { onSignedIn: (session: SignedIn) => void })
         if (!account) account = (await connect({ connector })).accounts[0];
         if (!account) throw new Error('No account found');
         const { nonce } = await http.request<{ nonce: string }>('GET', `${AUTH}/init`);
-        const message = signInMessage(window.location.host, nonce);
+        const message = signInMessage({ address: account, nonce });
         setStep('sign');
         const signature = await signMessage({ message, account, connector });
         setStep('verify');

@@ -4,9 +4,6 @@ import { Button } from '../../../web/ui/button.js';
 import { shortAddress, type SignedIn } from './session.js';
 import { FormAlert } from './ui.js';
 
-/** the text the wallet signs: it carries the server's nonce and is at least 8 characters (spec §5) */
-export const signInMessage = (host: string, nonce: string) => `Sign in to ${host}\nNonce: ${nonce}`;
-
 /** the step a sign-in attempt is at, for the button's label */
 export type WalletStep = 'connect' | 'sign' | 'verify';
 

@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { PluginContext } from '../../../../runtime/plugin.js';
 import { readBody } from '../../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../../runtime/crud/validate.js';
@@ -9,16 +10,22 @@ import type { createRateLimiter } from '../rate-limit.js';
 import { hashPassword, verifyPassword, PASSWORD_MIN } from '../passwords.js';
 import { principalOf } from '../principal.js';
 import { newCode, sha256, signAccessToken } from '../tokens.js';
-import { issueNonce, nonceIn, verifyWalletSignature } from '../wallet.js';
+import { checkSiweMessage, issueNonce, verifyWalletSignature, walletBody } from '../wallet.js';
 import { verifyTelegramLogin } from '../telegram.js';
 import { clearSessionCookie, setSessionCookie, signIn } from './session.js';
 import type { NotificationService } from '../../../notification/server/index.js';
+import { accountMail, proveOwner } from '../account-changes.js';
+import { codeMatches, readVerificationCode } from '../verification.js';
 
 export interface RouteDeps {
   ctx: PluginContext;
   accounts: Accounts;
   access: ReturnType<typeof createAccess>;
   limit: ReturnType<typeof createRateLimiter>;
+  /** work done after the answer is sent (see RbacOptions.later) */
+  later: (job: () => Promise<unknown>) => void;
+  /** chain ids a Sign-In with Ethereum message may name */
+  chainIds: number[];
 }
 
 export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
@@ -33,12 +40,16 @@ const reset = bodyValidator<{ code: string; password: string; passwordConfirmati
   strict({ code: { type: 'string', minLength: 1, maxLength: 200 }, password: PASSWORD, passwordConfirmation: PASSWORD }),
 );
 const refreshBody = bodyValidator<{ refresh: string }>(strict({ refresh: { type: 'string', maxLength: 200 } }));
+const verifyBody = bodyValidator<{ code: string }>(strict({ code: { type: 'string', minLength: 1, maxLength: 200 } }));
+const resendBody = bodyValidator<{ identityId: string }>(strict({ identityId: { type: 'string', format: 'uuid' } }));
 
 /** the routes of spec §7 under /api/rbac/subjects/authentication */
-export function authenticationRoutes(app: Hono, { ctx, accounts, access, limit }: RouteDeps) {
+export function authenticationRoutes(app: Hono, deps: RouteDeps) {
+  const { ctx, accounts, access, limit, later } = deps;
   const base = '/api/rbac/subjects/authentication';
   const identity = ctx.model.byId['rbac/identity'];
   const notifications = () => ctx.services.notification as NotificationService;
+  const mail = accountMail(deps);
 
   app.get(`${base}/me`, async (c) => {
     const p = await principalOf(c, ctx, accounts);
@@ -71,12 +82,8 @@ export function authenticationRoutes(app: Hono, { ctx, accounts, access, limit }
     const p = await principalOf(c, ctx, accounts);
     if (p.kind === 'subject') await accounts.revoke(p.sessionId, 'logout');
     const body = c.req.header('content-type')?.includes('json') ? await c.req.json().catch(() => ({})) : {};
-    const sessionId = typeof body?.data?.refresh === 'string' ? body.data.refresh.split('.')[0] : undefined;
-    if (sessionId && /^[0-9a-f-]{36}$/.test(sessionId)) {
-      const s = await accounts.activeSession(sessionId);
-      // only the session's own subject (or the holder of its refresh token) ends it
-      if (s && (p.kind !== 'subject' || p.subjectId === s.subjectId)) await accounts.revoke(s.id, 'logout').catch(() => undefined);
-    }
+    // a refresh token ends its session only whole: the secret's hash must match, not just the session id
+    if (typeof body?.data?.refresh === 'string') await accounts.revokeByRefresh(body.data.refresh, 'logout');
     clearSessionCookie(c, ctx);
     return c.json({ data: { loggedOut: true } });
   });
@@ -105,39 +112,84 @@ export function authenticationRoutes(app: Hono, { ctx, accounts, access, limit }
     await limit(c, 'registration', login);
     const email = login.toLowerCase();
     const secret = await hashPassword(password);
-    const { subjectId } = await ctx.database.transaction(async (tx) => {
+    const { subjectId, identityId } = await ctx.database.transaction(async (tx) => {
       if (await accounts.identityBy('email_and_password', email, tx)) {
         throw new HttpError(409, 'An account with this email already exists', [{ field: 'login', rule: 'unique', message: 'login is already registered' }]);
       }
-      return accounts.register({ provider: 'email_and_password', account: email, email, ...secret }, tx);
+      return accounts.register({ provider: 'email_and_password', account: email, email, emailVerifiedAt: null, ...secret }, tx);
     }).catch((e) => {
       throw fromDatabaseError(e, identity) ?? e;
     });
+    mail.verify(identityId, email);
     return c.json({ data: await signIn(c, ctx, accounts, subjectId) }, 201);
   });
 
-  /** the same status, body and (close) timing whether or not the account exists */
+  /**
+   * The code from a verification email (the link opens the storefront's verify page, which posts
+   * it here): marks the address verified if the identity still has the address the code was sent to.
+   */
+  app.post(`${base}/email-and-password/verify`, async (c) => {
+    const { code } = verifyBody((await readBody(c)).data);
+    await limit(c, 'verify-email');
+    const invalid = () => badRequest('The verification code is invalid or has expired', [{ field: 'code', rule: 'code', message: 'code is invalid or has expired' }]);
+    const parsed = readVerificationCode(code);
+    if (!parsed) throw invalid();
+    const row = await accounts.identityWithSecrets(parsed.identityId);
+    if (!row || row.provider !== 'email_and_password' || typeof row.email !== 'string' || !codeMatches(ctx.config.rbacJwtSecret, parsed, row.email)) throw invalid();
+    if (row.emailVerifiedAt == null) {
+      const t = ctx.database.tables['rbac/identity'];
+      // only while the identity still has the address the code was sent to
+      await ctx.database.transaction((tx) =>
+        tx.update(t).set({ emailVerifiedAt: new Date(), updatedAt: new Date() }).where(and(eq(t.id, row.id as string), eq(t.email, row.email as string), isNull(t.emailVerifiedAt))),
+      );
+    }
+    return c.json({ data: { message: 'Email verified', email: row.email } });
+  });
+
+  /** sends the verification email again, to one of the signed-in subject's own unverified addresses */
+  app.post(`${base}/email-and-password/verify/resend`, async (c) => {
+    const p = await principalOf(c, ctx, accounts);
+    if (p.kind === 'anonymous') throw new HttpError(401, 'Not authorized');
+    const { identityId } = resendBody((await readBody(c)).data);
+    const owner = await accounts.subjectIdOfIdentity(identityId.toLowerCase());
+    if (!owner || (p.kind === 'subject' && !p.admin && owner !== p.subjectId)) throw new HttpError(404, `No rbac/identity with id ${identityId}`);
+    const row = (await accounts.identityWithSecrets(identityId.toLowerCase()))!;
+    if (row.provider !== 'email_and_password' || typeof row.email !== 'string') {
+      throw badRequest('Only an email identity is verified', [{ field: 'identityId', rule: 'provider', message: 'identityId must be an email identity' }]);
+    }
+    if (row.emailVerifiedAt != null) throw badRequest('The email is already verified', [{ field: 'identityId', rule: 'verified', message: 'identityId is already verified' }]);
+    await limit(c, 'verify-resend', row.email);
+    mail.verify(row.id as string, row.email);
+    return c.json({ data: { message: 'Verification email sent' } });
+  });
+
+  /**
+   * The same status, body and timing whether or not the account exists: the answer is made before
+   * the account is even looked up; the lookup, the code and the mail happen after it is sent.
+   */
   app.post(`${base}/email-and-password/forgot-password`, async (c) => {
     const { email } = forgot((await readBody(c)).data);
     await limit(c, 'forgot-password', email);
-    const code = newCode();
-    const found = await accounts.identityBy('email_and_password', email.toLowerCase());
-    if (found) {
-      await ctx.repo.update(identity, found.id as string, { code: sha256(code), codeExpiresAt: new Date(Date.now() + RESET_CODE_TTL_MS).toISOString() });
+    later(async () => {
+      const found = await accounts.identityBy('email_and_password', email.toLowerCase());
+      if (!found) return;
+      const code = newCode();
+      const t = ctx.database.tables['rbac/identity'];
+      // only while the identity still has this address: a change of address in between voids the code
+      const stored: { id: string }[] = await ctx.database.transaction((tx) =>
+        tx.update(t).set({ code: sha256(code), codeExpiresAt: new Date(Date.now() + RESET_CODE_TTL_MS), updatedAt: new Date() })
+          .where(and(eq(t.id, found.id as string), eq(t.email, found.email as string))).returning({ id: t.id }),
+      );
+      if (!stored.length) return;
       const link = `${ctx.config.publicUrl}/rbac/subject/authentication/email-and-password/reset-password?code=${encodeURIComponent(code)}`;
-      // not awaited: delivery time must not tell an existing account from a missing one
-      notifications()
-        .sendEmail({
-          to: found.email as string,
-          subject: 'Reset your password',
-          text: `Someone asked to reset the password of your account.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nYour reset code: ${code}\n\nIf it was not you, ignore this email.`,
-          template: 'reset-password',
-          secrets: [code, encodeURIComponent(code)],
-        })
-        .catch((e) => ctx.log.error({ err: e }, 'reset email failed'));
-    } else {
-      sha256(code);
-    }
+      await notifications().sendEmail({
+        to: found.email as string,
+        subject: 'Reset your password',
+        text: `Someone asked to reset the password of your account.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nYour reset code: ${code}\n\nIf it was not you, ignore this email.`,
+        template: 'reset-password',
+        secrets: [code, encodeURIComponent(code)],
+      });
+    });
     return c.json({ data: { message: 'Reset link sent' } });
   });
 
@@ -153,9 +205,13 @@ export function authenticationRoutes(app: Hono, { ctx, accounts, access, limit }
     }
     const secret = await hashPassword(password);
     await ctx.database.transaction(async (tx) => {
-      await ctx.repo.update(identity, found.id as string, { ...secret, code: null, codeExpiresAt: null }, tx);
+      // the code came to this address (a change of address clears codes): it proves the address too
+      await ctx.repo.update(identity, found.id as string, { ...secret, code: null, codeExpiresAt: null, ...(found.emailVerifiedAt == null && { emailVerifiedAt: new Date().toISOString() }) }, tx);
       const subjectId = await accounts.subjectIdOfIdentity(found.id as string, tx);
-      if (subjectId) await accounts.revokeAll(subjectId, 'password-reset', tx);
+      if (subjectId) {
+        await accounts.clearCodes(subjectId, tx);
+        await accounts.revokeAll(subjectId, 'password-reset', tx);
+      }
     });
     return c.json({ data: { message: 'Password reset successfully' } });
   });
@@ -164,8 +220,15 @@ export function authenticationRoutes(app: Hono, { ctx, accounts, access, limit }
    * Sign in with a wallet signature. The first sign-in makes the subject; a signed-in subject
    * links the wallet to itself. A wallet is never linked to an account by anyone else.
    */
-  async function thirdParty(c: Context, provider: 'ethereum_virtual_machine' | 'telegram', account: string) {
+  async function thirdParty(c: Context, provider: 'ethereum_virtual_machine' | 'telegram', account: string, currentPassword: unknown) {
     const p = await principalOf(c, ctx, accounts);
+    let linking = false;
+    if (p.kind === 'subject') {
+      // linking a new login to the signed-in subject needs the owner's proof, as any added login does
+      const existing = await accounts.identityBy(provider, account);
+      linking = !(existing && (await accounts.subjectIdOfIdentity(existing.id as string)));
+      if (linking) await proveOwner(c, deps, p, p.subjectId, typeof currentPassword === 'string' ? currentPassword : undefined, { field: 'currentPassword' });
+    }
     const subjectId = await ctx.database.transaction(async (tx) => {
       const existing = await accounts.identityBy(provider, account, tx);
       if (existing) {
@@ -179,6 +242,10 @@ export function authenticationRoutes(app: Hono, { ctx, accounts, access, limit }
       }
       return (await accounts.register({ provider, account }, tx)).subjectId;
     });
+    if (linking && p.kind === 'subject' && subjectId === p.subjectId) {
+      const what = provider === 'telegram' ? `the Telegram account ${account}` : `the wallet ${account}`;
+      mail.tell(await accounts.emailsOf(subjectId), 'A sign-in method was added to your account', `You can now sign in with ${what}.`);
+    }
     return c.json({ data: await signIn(c, ctx, accounts, subjectId) });
   }
 
@@ -186,7 +253,9 @@ export function authenticationRoutes(app: Hono, { ctx, accounts, access, limit }
     const body = (await readBody(c)).data as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object') throw badRequest('Data is undefined');
     await limit(c, 'wallet', typeof body.address === 'string' ? body.address : undefined);
-    const nonce = nonceIn(ctx.config.rbacJwtSecret, typeof body.message === 'string' ? body.message : '');
+    const shaped = walletBody(body);
+    // EIP-4361: a message for this domain and origin, an accepted chain, a nonce this server issued, in date
+    const nonce = checkSiweMessage(shaped.message, shaped.address, { publicUrl: ctx.config.publicUrl, chainIds: deps.chainIds, secret: ctx.config.rbacJwtSecret });
     const { address } = await verifyWalletSignature(body);
     try {
       await ctx.repo.create(ctx.model.byId['rbac/nonce'], { value: sha256(nonce.nonce), expiresAt: nonce.expiresAt.toISOString() });
@@ -194,12 +263,16 @@ export function authenticationRoutes(app: Hono, { ctx, accounts, access, limit }
       if (e instanceof HttpError && e.status === 409) throw new HttpError(401, 'Not authorized: the nonce was already used');
       throw e;
     }
-    return thirdParty(c, 'ethereum_virtual_machine', address);
+    return thirdParty(c, 'ethereum_virtual_machine', address, body.currentPassword);
   });
 
   app.post(`${base}/telegram`, async (c) => {
-    const user = verifyTelegramLogin(ctx.config.telegramBotToken, (await readBody(c)).data);
+    const data = (await readBody(c)).data;
+    const isObject = !!data && typeof data === 'object' && !Array.isArray(data);
+    // the owner's proof travels beside Telegram's signed fields, not among them
+    const { currentPassword, ...signed } = isObject ? (data as Record<string, unknown>) : {};
+    const user = verifyTelegramLogin(ctx.config.telegramBotToken, isObject ? signed : data);
     await limit(c, 'telegram', user.id);
-    return thirdParty(c, 'telegram', user.id);
+    return thirdParty(c, 'telegram', user.id, currentPassword);
   });
 }

@@ -3,16 +3,19 @@ import { UUID_RE } from '../../../../engine/fields/index.js';
 import { readBody } from '../../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../../runtime/crud/validate.js';
 import { HttpError, badRequest, fromDatabaseError } from '../../../../runtime/http/errors.js';
-import { hashPassword, verifyPassword } from '../passwords.js';
+import { hashPassword } from '../passwords.js';
 import { isPrivileged, principalOf, requireSelf, requireSubject, type Principal } from '../principal.js';
 import type { NotificationService } from '../../../notification/server/index.js';
+import { accountMail, checkCurrentPassword, proveOwner } from '../account-changes.js';
 import { EMAIL, PASSWORD, strict, type RouteDeps } from './authentication.js';
 
-const newIdentity = bodyValidator<{ email: string; password: string }>(strict({ email: EMAIL, password: PASSWORD }));
+/** a new email login: its address and password, and the current password of the account (when it has one) */
+const newIdentity = bodyValidator<{ email: string; password: string; currentPassword?: string }>(
+  strict({ email: EMAIL, password: PASSWORD, currentPassword: { type: 'string', maxLength: 1024 } }, ['email', 'password']),
+);
 const changePassword = bodyValidator<{ password: string; newPassword: string }>(strict({ password: PASSWORD, newPassword: PASSWORD }));
-const identityPatch = bodyValidator<{ email?: string; password?: string; newPassword?: string }>({
-  oneOf: [strict({ email: EMAIL }), strict({ password: PASSWORD, newPassword: PASSWORD })],
-});
+/** a new address, with the identity's current password */
+const changeEmail = bodyValidator<{ email: string; password?: string }>(strict({ email: EMAIL, password: { type: 'string', maxLength: 1024 } }, ['email']));
 const notifyBody = bodyValidator<{ title: string; text: string }>(strict({ title: { type: 'string', minLength: 1, maxLength: 200 }, text: { type: 'string', minLength: 1, maxLength: 20000 } }));
 
 function uuidParam(c: Context, name: string): string {
@@ -22,9 +25,11 @@ function uuidParam(c: Context, name: string): string {
 }
 
 /** the subject's identities (spec §7): every route checks that the subject is the caller's own */
-export function identityRoutes(app: Hono, { ctx, accounts }: RouteDeps) {
+export function identityRoutes(app: Hono, deps: RouteDeps) {
+  const { ctx, accounts } = deps;
   const identity = ctx.model.byId['rbac/identity'];
   const subjects = '/api/rbac/subjects';
+  const mail = accountMail(deps);
 
   /** the identity, if it belongs to the subject; another subject's identity is not found */
   async function ownedIdentity(subjectId: string, identityId: string) {
@@ -34,33 +39,66 @@ export function identityRoutes(app: Hono, { ctx, accounts }: RouteDeps) {
     return row;
   }
 
-  async function addEmailIdentity(subjectId: string, email: string, password: string) {
-    const secret = await hashPassword(password);
+  /**
+   * A new email login for the subject, after the owner's proof (the current password): unverified
+   * until the code sent to it comes back; the subject's other addresses are told.
+   */
+  async function addEmailIdentity(c: Context, p: Principal, subjectId: string, body: { email: string; password: string; currentPassword?: string }) {
+    await proveOwner(c, deps, p, subjectId, body.currentPassword, { field: 'currentPassword' });
+    const email = body.email.toLowerCase();
+    const before = await accounts.emailsOf(subjectId);
+    const secret = await hashPassword(body.password);
     const row = await ctx.database.transaction(async (tx) => {
-      if (await accounts.identityBy('email_and_password', email.toLowerCase(), tx)) {
+      if (await accounts.identityBy('email_and_password', email, tx)) {
         throw new HttpError(409, 'An account with this email already exists', [{ field: 'email', rule: 'unique', message: 'email is already registered' }]);
       }
-      const created = await ctx.repo.create(identity, { provider: 'email_and_password', account: email.toLowerCase(), email: email.toLowerCase(), ...secret }, tx);
+      const created = await ctx.repo.create(identity, { provider: 'email_and_password', account: email, email, emailVerifiedAt: null, ...secret }, tx);
       await accounts.linkIdentity(tx, subjectId, created.id as string);
       return created;
     }).catch((e) => {
       throw fromDatabaseError(e, identity) ?? e;
     });
+    mail.verify(row.id as string, email);
+    mail.tell(before, 'A sign-in email was added to your account', `The address ${email} was added as a way to sign in to your account.`);
     return row;
   }
 
-  /** checks the current password, stores the new one and ends the subject's other sessions */
-  async function setPassword(p: Principal, subjectId: string, row: Record<string, unknown>, current: string, next: string) {
+  /** checks the current password (under the sign-in limit), stores the new one, clears reset codes and ends the subject's other sessions */
+  async function setPassword(c: Context, p: Principal, subjectId: string, row: Record<string, unknown>, current: string, next: string) {
     if (row.provider !== 'email_and_password') throw badRequest('Only an email and password identity has a password');
-    if (!(await verifyPassword(current, row))) {
+    if (!(await checkCurrentPassword(c, deps, row, current))) {
       throw badRequest('The current password is wrong', [{ field: 'password', rule: 'match', message: 'password is wrong' }]);
     }
     const secret = await hashPassword(next);
     await ctx.database.transaction(async (tx) => {
       await ctx.repo.update(identity, row.id as string, secret, tx);
+      await accounts.clearCodes(subjectId, tx);
       await accounts.revokeAll(subjectId, 'password-change', tx, p.kind === 'subject' ? p.sessionId : undefined);
     });
     return ctx.repo.getOrThrow(identity, row.id as string);
+  }
+
+  /**
+   * A new address for an email identity, after the identity's current password: it is unverified
+   * until the code sent to it comes back, outstanding reset codes are void, and the old address is told.
+   */
+  async function setEmail(c: Context, p: Principal, subjectId: string, row: Record<string, unknown>, body: { email: string; password?: string }) {
+    if (row.provider !== 'email_and_password') throw badRequest('Only an email and password identity has an email to change');
+    await proveOwner(c, deps, p, subjectId, body.password, { field: 'password', identity: row });
+    const email = body.email.toLowerCase();
+    const previous = typeof row.email === 'string' ? row.email : undefined;
+    if (email === previous) return ctx.repo.getOrThrow(identity, row.id as string);
+    const taken = await accounts.identityBy('email_and_password', email);
+    if (taken && taken.id !== row.id) throw new HttpError(409, 'An account with this email already exists', [{ field: 'email', rule: 'unique', message: 'email is already registered' }]);
+    const updated = await ctx.database.transaction(async (tx) => {
+      await accounts.clearCodes(subjectId, tx);
+      return ctx.repo.update(identity, row.id as string, { email, account: email, emailVerifiedAt: null, code: null, codeExpiresAt: null }, tx);
+    }).catch((e) => {
+      throw fromDatabaseError(e, identity) ?? e;
+    });
+    mail.verify(row.id as string, email);
+    if (previous) mail.tell([previous], 'Your sign-in email was changed', `The email you sign in with was changed from ${previous} to ${email}.`);
+    return updated;
   }
 
   app.get(`${subjects}/:id/identities`, async (c) => {
@@ -71,9 +109,9 @@ export function identityRoutes(app: Hono, { ctx, accounts }: RouteDeps) {
 
   app.post(`${subjects}/:id/identities`, async (c) => {
     const subjectId = uuidParam(c, 'id');
-    await requireSelf(c, ctx, accounts, subjectId);
-    const { email, password } = newIdentity((await readBody(c)).data);
-    return c.json({ data: await addEmailIdentity(subjectId, email, password) }, 201);
+    const p = await requireSelf(c, ctx, accounts, subjectId);
+    const body = newIdentity((await readBody(c)).data);
+    return c.json({ data: await addEmailIdentity(c, p, subjectId, body) }, 201);
   });
 
   const identityIdRequired = async (c: Context) => {
@@ -87,15 +125,11 @@ export function identityRoutes(app: Hono, { ctx, accounts }: RouteDeps) {
     const subjectId = uuidParam(c, 'id');
     const p = await requireSelf(c, ctx, accounts, subjectId);
     const row = await ownedIdentity(subjectId, uuidParam(c, 'identityId'));
-    const body = identityPatch((await readBody(c)).data);
-    if (body.email !== undefined) {
-      if (row.provider !== 'email_and_password') throw badRequest('Only an email and password identity has an email to change');
-      const email = body.email.toLowerCase();
-      const taken = await accounts.identityBy('email_and_password', email);
-      if (taken && taken.id !== row.id) throw new HttpError(409, 'An account with this email already exists', [{ field: 'email', rule: 'unique', message: 'email is already registered' }]);
-      return c.json({ data: await ctx.repo.update(identity, row.id as string, { email, account: email }) });
-    }
-    return c.json({ data: await setPassword(p, subjectId, row, body.password!, body.newPassword!) });
+    const data = (await readBody(c)).data;
+    // a new email (with the current password), or a new password: two bodies, each validated as itself
+    if (data && typeof data === 'object' && 'email' in data) return c.json({ data: await setEmail(c, p, subjectId, row, changeEmail(data)) });
+    const body = changePassword(data);
+    return c.json({ data: await setPassword(c, p, subjectId, row, body.password, body.newPassword) });
   });
 
   app.delete(`${subjects}/:id/identities/:identityId`, async (c) => {
@@ -113,13 +147,13 @@ export function identityRoutes(app: Hono, { ctx, accounts }: RouteDeps) {
     const owner = await accounts.subjectIdOfIdentity(identityId);
     if (!owner || (!isPrivileged(p) && !(p.kind === 'subject' && p.subjectId === owner))) throw new HttpError(isPrivileged(p) ? 404 : 403, isPrivileged(p) ? `No rbac/identity with id ${identityId}` : 'Not authorized');
     const { password, newPassword } = changePassword((await readBody(c)).data);
-    return c.json({ data: await setPassword(p, owner, (await accounts.identityWithSecrets(identityId))!, password, newPassword) });
+    return c.json({ data: await setPassword(c, p, owner, (await accounts.identityWithSecrets(identityId))!, password, newPassword) });
   });
 
   app.post('/api/rbac/identities/email-and-password', async (c) => {
     const p = await requireSubject(c, ctx, accounts);
-    const { email, password } = newIdentity((await readBody(c)).data);
-    return c.json({ data: await addEmailIdentity(p.subjectId, email, password) }, 201);
+    const body = newIdentity((await readBody(c)).data);
+    return c.json({ data: await addEmailIdentity(c, p, p.subjectId, body) }, 201);
   });
 
   app.post(`${subjects}/:id/notify`, async (c) => {

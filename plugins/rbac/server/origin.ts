@@ -1,0 +1,47 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { HttpError } from '../../../runtime/http/errors.js';
+import type { Config } from '../../../runtime/config.js';
+import { SESSION_COOKIE } from './tokens.js';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Whether the request is authenticated by the session cookie alone: the browser attaches the cookie
+ * to any request it sends, so only these can be forged by another site. A Bearer token or the
+ * secret key is set by the caller's own code (and a cross-origin page cannot set those headers
+ * without a CORS preflight this server never grants).
+ */
+export function cookieAuthenticated(c: Context): boolean {
+  if (c.req.header('authorization') || c.req.header('x-rbac-secret-key')) return false;
+  return !!getCookie(c, SESSION_COOKIE);
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  if (url === 'null') return 'null';
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+/**
+ * Refuses (403) a cookie-authenticated POST, PUT, PATCH or DELETE under /api whose Origin (or,
+ * without one, Referer) is neither this server's own origin nor PUBLIC_URL's. SameSite=Lax is a
+ * second wall, not the only one. Requests that name no origin at all come from non-browser clients
+ * (a browser always sends Origin on a cross-origin POST), unless Sec-Fetch-Site says cross-site.
+ */
+export function sameOriginWrites(config: Config): MiddlewareHandler {
+  const publicOrigin = new URL(config.publicUrl).origin;
+  return async function sameOrigin(c, next) {
+    if (STATE_CHANGING.has(c.req.method) && cookieAuthenticated(c)) {
+      const origin = originOf(c.req.header('origin')) ?? originOf(c.req.header('referer'));
+      const own = new URL(c.req.url).origin;
+      const foreign = origin !== undefined ? origin !== own && origin !== publicOrigin : c.req.header('sec-fetch-site') === 'cross-site';
+      if (foreign) throw new HttpError(403, 'Not authorized: a request from another origin');
+    }
+    await next();
+  };
+}
