@@ -1,12 +1,12 @@
 /**
  * The one allow-list of link targets, used by every url field (format 'link', checked on write) and by every
  * component that renders a stored url (checked again on render): http, https, mailto and tel urls, and
- * relative urls ('/x', 'x/y', '#x', '?x', '../x'). Refused: javascript:, data:, vbscript: and every other
+ * relative urls ('/x', 'x/y', '#x', '?x', '../x'). Refused: the empty string, javascript:, data:, vbscript: and every other
  * scheme, '//host', '/\host' and '\host' (another site), and spaces or control characters, which browsers
  * strip before they read the scheme ('java\tscript:').
  */
 // spelled without the i flag, since JSON Schema patterns have none
-export const SAFE_LINK_PATTERN = '^(?:(?:[Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]|[Tt][Ee][Ll]):|(?![A-Za-z][A-Za-z0-9+.-]*:)(?![/\\\\]{2})(?!\\\\))[^\\u0000-\\u0020\\u007f]*$';
+export const SAFE_LINK_PATTERN = '^(?=.)(?:(?:[Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]|[Tt][Ee][Ll]):|(?![A-Za-z][A-Za-z0-9+.-]*:)(?![/\\\\]{2})(?!\\\\))[^\\u0000-\\u0020\\u007f]*$';
 
 const SAFE_LINK = new RegExp(SAFE_LINK_PATTERN, 'u');
 

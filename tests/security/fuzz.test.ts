@@ -43,6 +43,7 @@ for (const d of DIALECTS) {
     let member: { jwt: string; id: string };
     let admin: { jwt: string; id: string };
     let victimOrder: Record<string, unknown>;
+    let victimId: string;
     const ids = new Map<string, string[]>();
 
     beforeAll(async () => {
@@ -50,6 +51,7 @@ for (const d of DIALECTS) {
       member = await t.register('fuzz-member@example.com');
       admin = await t.register('fuzz-admin@example.com');
       const victim = await t.register('fuzz-victim@example.com');
+      victimId = victim.id;
       await t.call('POST', '/api/rbac/subjects-to-roles', { data: { subjectId: admin.id, roleId: ADMIN_ROLE } });
       for (const route of GRANTED) {
         const perm = (await t.call('POST', '/api/rbac/permissions/find-or-create', { data: { method: '*', route } })).body.data;
@@ -119,6 +121,9 @@ for (const d of DIALECTS) {
 
     it('a member, let loose on orders and their links, never reads or changes another subject\'s order', async () => {
       const owned = ['ecommerce/order', 'rbac/subjects-to-ecommerce-module-orders', 'ecommerce/orders-to-products'].map((id) => t.model.byId[id]);
+      // a fresh victim order: the admin of the previous run may have deleted the first one
+      victimOrder = (await t.call('POST', '/api/ecommerce/orders', { data: { comment: 'victim', receipt: 'V-1' } })).body.data;
+      await t.call('POST', '/api/rbac/subjects-to-ecommerce-module-orders', { data: { subjectId: victimId, ecommerceModuleOrderId: victimOrder.id } });
       ids.set('ecommerce/order', [...(ids.get('ecommerce/order') ?? []), victimOrder.id as string]);
       await fc.assert(
         fc.asyncProperty(

@@ -57,9 +57,9 @@ describe('parseRichText', () => {
 });
 
 describe('link helpers', () => {
-  it('isSafeHref allows http(s), mailto and /relative only', () => {
-    for (const ok of ['https://a.b', 'HTTP://a.b/c?d', 'mailto:x@y.z', '/path', '/']) expect(isSafeHref(ok)).toBe(true);
-    for (const bad of ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,x', '//evil.com', '/\\evil.com', 'relative/path', 'vbscript:x', '', 42, null]) {
+  it('isSafeHref (the one allow-list of link targets) allows http(s), mailto, tel and relative urls only', () => {
+    for (const ok of ['https://a.b', 'HTTP://a.b/c?d', 'mailto:x@y.z', 'tel:+100', '/path', '/', 'relative/path', '#top']) expect(isSafeHref(ok)).toBe(true);
+    for (const bad of ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,x', '//evil.com', '/\\evil.com', '\\evil.com', 'vbscript:x', '', 42, null]) {
       expect(isSafeHref(bad)).toBe(false);
     }
   });
