@@ -11,6 +11,7 @@ import { HttpError } from './http/errors.js';
 import { secretKeyAuthorizer, type Authorizer } from './http/access.js';
 import type { Plugin, PluginContext } from './plugin.js';
 import { modelRoute } from './http/model-route.js';
+import { addressLimiter } from './http/rate-limit.js';
 
 export interface AppOptions {
   model: Model;
@@ -29,7 +30,10 @@ export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 export function createApp({ model, database, config, plugins = [], log }: AppOptions) {
   const logger = log ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-rbac-secret-key"]', 'req.headers.cookie'] });
   const repo = new Repository(database, model);
-  const ctx: PluginContext = { model, database, repo, config, log: logger, authorize: secretKeyAuthorizer(config.rbacSecretKey), services: {} };
+  const ctx: PluginContext = {
+    model, database, repo, config, log: logger, authorize: secretKeyAuthorizer(config.rbacSecretKey), services: {},
+    rateLimit: (name, limit) => addressLimiter(config, name, limit),
+  };
   for (const p of plugins) if (p.services) Object.assign(ctx.services, p.services(ctx));
   for (const p of plugins) if (p.authorizer) ctx.authorize = p.authorizer(ctx);
   const authorize: Authorizer = (c, r) => ctx.authorize(c, r);

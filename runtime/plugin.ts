@@ -4,6 +4,7 @@ import type { Database } from './db/index.js';
 import type { Repository } from './crud/repository.js';
 import type { Authorizer } from './http/access.js';
 import type { Config } from './config.js';
+import type { AddressLimiter, Limit } from './http/rate-limit.js';
 import type { Logger } from 'pino';
 
 export interface PluginContext {
@@ -14,6 +15,11 @@ export interface PluginContext {
   log: Logger;
   /** the authorizer in force; a plugin may wrap it */
   authorize: Authorizer;
+  /**
+   * a limiter per client address (rate-limiter-flexible, in Redis when REDIS_URL is set):
+   * `const limit = ctx.rateLimit('crm-form', { points: 10, duration: 600 })`, then `await limit(c)` in the route
+   */
+  rateLimit: (name: string, limit: Limit) => AddressLimiter;
   /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
   services: Record<string, unknown>;
 }
