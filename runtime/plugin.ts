@@ -1,4 +1,4 @@
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { Model } from '../engine/model.js';
 import type { Database } from './db/index.js';
 import type { Repository } from './crud/repository.js';
@@ -20,6 +20,8 @@ export interface PluginContext {
    * `const limit = ctx.rateLimit('crm-form', { points: 10, duration: 600 })`, then `await limit(c)` in the route
    */
   rateLimit: (name: string, limit: Limit) => AddressLimiter;
+  /** true for the system key and for admins (as the accounts module resolved the caller while authorizing) */
+  privileged: (c: Context) => Promise<boolean>;
   /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
   services: Record<string, unknown>;
 }
