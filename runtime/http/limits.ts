@@ -107,7 +107,7 @@ export function limitBodies(signed: (c: Context) => Promise<boolean>): Middlewar
     c.set('bodyLimit', limit);
     c.set('bodyCeiling', ceiling);
     const declared = Number(c.req.header('content-length'));
-    if (declared > ceiling) throw tooLarge(limit);
+    if (declared > ceiling) throw tooLarge(ceiling);
 
     let read = 0;
     const reader = body.getReader();
