@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
-import pino, { type Logger } from 'pino';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Logger } from 'pino';
 import type { Model } from '../engine/model.js';
 import type { Database } from './db/index.js';
 import type { Config } from './config.js';
@@ -13,6 +13,10 @@ import { Policy } from './crud/policy.js';
 import type { Plugin, PluginContext } from './plugin.js';
 import { modelRoute } from './http/model-route.js';
 import { openapiRoutes } from './http/openapi.js';
+import { addressLimiter } from './http/rate-limit.js';
+import { limitBodies, refuseNulInUrl, UPLOAD_BODY_BYTES } from './http/limits.js';
+import { carriesCredentials, isSignedCaller } from './http/session.js';
+import { createLogger } from './log.js';
 
 export interface AppOptions {
   model: Model;
@@ -22,14 +26,19 @@ export interface AppOptions {
   log?: Logger;
 }
 
-export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+/** the largest body any request may have (an admin's file upload); see runtime/http/limits.ts */
+export const MAX_BODY_BYTES = UPLOAD_BODY_BYTES;
+
+/** answers of the API: nothing in them is a document to render or frame */
+const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"] };
 
 /**
- * The HTTP app: request id → body limit → plugin routes → generic CRUD for every entity,
- * with every error turned into `{ message, status, cause? }`.
+ * The HTTP app: request id → security headers → NUL in the url refused → body limits (size by caller,
+ * JSON depth and NUL, before any parsing) → plugin middleware → plugin routes → generic CRUD for every
+ * entity, with every error turned into `{ message, status, cause? }`.
  */
 export function createApp({ model, database, config, plugins = [], log }: AppOptions) {
-  const logger = log ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-rbac-secret-key"]', 'req.headers.cookie'] });
+  const logger = log ?? createLogger(config);
   const repo = new Repository(database, model);
   repo.hooks.log = logger;
   const ctx: PluginContext = {
@@ -37,6 +46,8 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
     authorize: secretKeyAuthorizer(config.rbacSecretKey),
     caller: secretKeyCaller(config.rbacSecretKey),
     permits: async (c) => isPrivileged(await ctx.caller(c)),
+    rateLimit: (name, limit) => addressLimiter(config, name, limit),
+    privileged: async (c) => isPrivileged(await ctx.caller(c)),
   };
   for (const p of plugins) if (p.services) Object.assign(ctx.services, p.services(ctx));
   for (const p of plugins) if (p.authorizer) ctx.authorize = p.authorizer(ctx);
@@ -47,14 +58,25 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
 
   const app = new Hono();
   app.use(requestId());
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) => c.json({ message: `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`, status: 413 }, 413),
+  // every answer: nosniff, no framing, a referrer policy; API answers get a CSP that allows nothing (pages
+  // and the admin set their own in runtime/web.ts, which this keeps: overwrite is off)
+  app.use(
+    secureHeaders({
+      overwrite: false,
+      xFrameOptions: 'DENY',
+      referrerPolicy: 'strict-origin-when-cross-origin',
+      strictTransportSecurity: config.production ? 'max-age=15552000; includeSubDomains' : false,
+      contentSecurityPolicy: API_CSP,
+    }),
+  );
+  // an answer to a request with credentials, or one that sets a cookie, is never stored by a browser or proxy
+  app.use(async function noStoreForSessions(c, next) {
+    await next();
+    if (c.req.path.startsWith('/assets/') || c.req.path.startsWith('/files/')) return;
+    if (carriesCredentials(c) || c.res.headers.has('set-cookie')) c.res.headers.set('cache-control', 'no-store');
   });
-  // reading the body stream (even to find none) costs a GET a full Request object on node: skip the bodiless
-  app.use(function limitBodies(c, next) {
-    return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next);
-  });
+  app.use(refuseNulInUrl);
+  app.use(limitBodies((c) => isSignedCaller(c, config)));
   app.onError((err, c) => {
     if (err instanceof HttpError) {
       const body: Record<string, unknown> = { message: err.message, status: err.status };

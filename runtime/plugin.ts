@@ -1,10 +1,11 @@
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { Model } from '../engine/model.js';
 import type { Database } from './db/index.js';
 import type { Repository } from './crud/repository.js';
 import type { Authorizer, CallerOf, Permits } from './http/access.js';
 import type { HookSet } from './crud/hooks.js';
 import type { Config } from './config.js';
+import type { AddressLimiter, Limit } from './http/rate-limit.js';
 import type { Logger } from 'pino';
 
 export interface PluginContext {
@@ -19,6 +20,13 @@ export interface PluginContext {
   caller: CallerOf;
   /** whether the caller may do METHOD on PATH by the route permissions */
   permits: Permits;
+  /**
+   * a limiter per client address (rate-limiter-flexible, in Redis when REDIS_URL is set):
+   * `const limit = ctx.rateLimit('crm-form', { points: 10, duration: 600 })`, then `await limit(c)` in the route
+   */
+  rateLimit: (name: string, limit: Limit) => AddressLimiter;
+  /** true for the system key and for admins (as the accounts module resolved the caller while authorizing) */
+  privileged: (c: Context) => Promise<boolean>;
   /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
   services: Record<string, unknown>;
 }

@@ -6,6 +6,7 @@ import { loadGenerated } from './generated.js';
 import { createApp } from './app.js';
 import { ensureDefaults, isEmpty, seed } from './seed.js';
 import type { Plugin } from './plugin.js';
+import type { Logger } from 'pino';
 import { mountWeb, type StorefrontRenderer, type WebMode } from './web.js';
 
 export interface StartOptions {
@@ -19,6 +20,8 @@ export interface StartOptions {
   seed?: boolean;
   /** how the web apps are served (default: none) */
   web?: WebMode;
+  /** the logger (default: runtime/log.ts createLogger at the configured level) */
+  log?: Logger;
 }
 
 export interface Running {
@@ -34,7 +37,7 @@ export async function prepare(opts: StartOptions) {
   const generated = await loadGenerated(opts.generatedDir ?? join(opts.root, 'generated'));
   const database = openDatabase(opts.config.databaseUrl, generated.tables);
   await database.migrate(opts.migrationsDir ?? join(opts.root, 'migrations'));
-  const built = createApp({ model: generated.model, database, config: opts.config, plugins: opts.plugins });
+  const built = createApp({ model: generated.model, database, config: opts.config, plugins: opts.plugins, log: opts.log });
   const empty = opts.seed !== false && (await isEmpty(built.repo));
   await ensureDefaults(built.repo, opts.plugins.flatMap((p) => (p.defaults ? [p.defaults] : [])));
   let seeded = 0;

@@ -8,6 +8,43 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export type WebMode = 'built' | 'vite' | 'off';
 
 const isServerRoute = (path: string) => path.startsWith('/api/') || path.startsWith('/files/');
+
+/**
+ * The Content-Security-Policy of the storefront's pages and the admin. Built pages load only their own
+ * scripts: no inline script, no event-handler attribute (the page data is a JSON data block, which no
+ * browser executes). Styles may be inline (React's style attributes, toasts); images and media may come
+ * from any https address (file fields hold external urls). The admin adds 'unsafe-eval' for ajv, which
+ * compiles the manifests' JSON Schemas into functions to validate forms in the browser. Vite's dev
+ * server injects inline scripts and a websocket: in 'vite' mode the policy allows them.
+ */
+export function pageCsp(mode: 'built' | 'vite', admin: boolean): string {
+  const script = mode === 'vite' ? "'self' 'unsafe-inline' 'unsafe-eval'" : admin ? "'self' 'unsafe-eval'" : "'self'";
+  return [
+    "default-src 'self'",
+    `script-src ${script}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' blob: https:",
+    "font-src 'self' data:",
+    `connect-src 'self'${mode === 'vite' ? ' ws: wss:' : ''}`,
+    "object-src 'none'",
+    "frame-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** every HTML answer outside /api and /files (pages, the admin, error pages) carries the page policy */
+function pagePolicy(app: Hono, mode: 'built' | 'vite') {
+  const storefront = pageCsp(mode, false);
+  const admin = pageCsp(mode, true);
+  app.use('*', async (c, next) => {
+    await next();
+    if (isServerRoute(c.req.path) || !c.res.headers.get('content-type')?.startsWith('text/html')) return;
+    c.res.headers.set('content-security-policy', c.req.path.startsWith('/admin') ? admin : storefront);
+  });
+}
 const isPage = (path: string) => !isServerRoute(path) && !path.startsWith('/admin') && !path.startsWith('/assets/');
 
 /**
@@ -53,6 +90,7 @@ function mountPages(app: Hono, storefront: StorefrontRenderer | undefined, asset
 
 export async function mountWeb(app: Hono, root: string, mode: WebMode, storefront?: StorefrontRenderer): Promise<() => Promise<void>> {
   if (mode === 'off') return async () => undefined;
+  pagePolicy(app, mode);
   app.get('/admin', (c) => c.redirect('/admin/', 301));
   if (mode === 'built') {
     const dist = join(root, 'web', 'dist');

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { badRequest } from '../http/errors.js';
+import { assertNoNul, bodyOverflowed, parseJsonSafely, tooLarge } from '../http/limits.js';
 
 export interface ParsedBody {
   data: unknown;
@@ -9,7 +10,8 @@ export interface ParsedBody {
 
 /**
  * A body is JSON `{ "data": … }` or multipart/form-data with a `data` part holding JSON,
- * plus any file parts.
+ * plus any file parts. Size, JSON depth and NUL are checked before parsing (runtime/http/limits.ts:
+ * JSON bodies by the app's middleware, the multipart `data` part and text parts here).
  */
 export async function readBody(c: Context): Promise<ParsedBody> {
   const type = c.req.header('content-type') ?? '';
@@ -18,27 +20,27 @@ export async function readBody(c: Context): Promise<ParsedBody> {
     try {
       form = await c.req.parseBody({ all: true });
     } catch {
+      if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
       throw badRequest('The multipart body could not be read');
     }
     const files: Record<string, File[]> = {};
     for (const [name, value] of Object.entries(form)) {
-      const list = (Array.isArray(value) ? value : [value]).filter((v): v is File => typeof v !== 'string');
+      const parts = Array.isArray(value) ? value : [value];
+      for (const part of parts) if (typeof part === 'string') assertNoNul(part);
+      const list = parts.filter((v): v is File => typeof v !== 'string');
       if (list.length) files[name] = list;
     }
     const raw = form.data;
     if (raw === undefined) return { data: undefined, files };
     if (typeof raw !== 'string') throw badRequest('the data part must be JSON text');
-    try {
-      return { data: JSON.parse(raw), files };
-    } catch {
-      throw badRequest('the data part is not valid JSON', [{ message: 'data is not valid JSON', field: 'data', rule: 'json' }]);
-    }
+    return { data: parseJsonSafely(raw, () => badRequest('the data part is not valid JSON', [{ message: 'data is not valid JSON', field: 'data', rule: 'json' }])), files };
   }
   if (!type.includes('json')) throw badRequest(`Unsupported content type '${type.slice(0, 80) || 'none'}': send application/json with {"data": …} or multipart/form-data with a data part`);
   let body: unknown;
   try {
     body = await c.req.json();
   } catch {
+    if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
     throw badRequest('The body is not valid JSON');
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be an object {"data": …}');

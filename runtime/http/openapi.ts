@@ -179,7 +179,9 @@ export function openapiRoutes(app: Hono, model: Model, callerOf: CallerOf, permi
   app.get('/api/docs/init.js', (c) =>
     c.body(`window.addEventListener('load', function () { window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#docs', deepLinking: true, withCredentials: true }); });\n`, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
   );
+  // the viewer is a page: scripts and styles from this server only (no inline script), and no framing
+  const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
   app.get('/api/docs', (c) =>
-    c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>API — Manifest Platform</title><link rel="stylesheet" href="/api/docs/assets/swagger-ui.css"></head><body><div id="docs"></div><script src="/api/docs/assets/swagger-ui-bundle.js"></script><script src="/api/docs/init.js"></script></body></html>`),
+    c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>API — Manifest Platform</title><link rel="stylesheet" href="/api/docs/assets/swagger-ui.css"></head><body><div id="docs"></div><script src="/api/docs/assets/swagger-ui-bundle.js"></script><script src="/api/docs/init.js"></script></body></html>`, 200, { 'content-security-policy': DOCS_CSP }),
   );
 }

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { ROOT } from '../../engine/codegen.js';
 import { loadConfig } from '../../runtime/config.js';
 import { prepare } from '../../runtime/server.js';
-import { crm } from '../../plugins/crm/server/index.js';
+import { createCrmPlugin } from '../../plugins/crm/server/index.js';
 import { blog } from '../../plugins/blog/server/index.js';
 import { ecommerce } from '../../plugins/ecommerce/server/index.js';
 import { notification } from '../../plugins/notification/server/index.js';
@@ -12,6 +12,8 @@ import { bootApp, type TestApp } from '../helpers/app.js';
 import { GENEROUS } from '../helpers/accounts.js';
 
 const requestsOf = (formId: string) => `/api/crm/forms/${formId}/requests`;
+/** these suites post many forms from one address; the limit itself is tested in tests/security/public-writes.test.ts */
+const crm = createCrmPlugin({ formLimit: { points: 10_000, duration: 60 } });
 
 /** a form with a required name, a required email, an optional message and a select */
 async function contactForm(t: TestApp) {

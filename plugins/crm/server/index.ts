@@ -1,15 +1,26 @@
 import type { Plugin } from '../../../runtime/plugin.js';
 import { seedFile } from '../../../runtime/seed-file.js';
-import { requestHooks, requestRoutes } from './requests.js';
+import type { Limit } from '../../../runtime/http/rate-limit.js';
+import { DEFAULT_FORM_LIMIT, requestHooks, requestRoutes } from './requests.js';
+
+export interface CrmOptions {
+  /** form posts per client address (default 10 per 10 minutes) */
+  formLimit?: Limit;
+}
 
 /**
  * The crm module: public form submissions (POST /api/crm/forms/:id/requests, allowed to everyone by
- * the permission in defaults.json) and the demo contact form.
+ * the permission in defaults.json, limited per client address) and the demo contact form.
  */
-export const crm: Plugin = {
-  name: 'crm',
-  routes: (app, ctx) => requestRoutes(app, ctx),
-  hooks: requestHooks,
-  defaults: seedFile(new URL('../defaults.json', import.meta.url)),
-  seed: seedFile(new URL('../seed.json', import.meta.url)),
-};
+export function createCrmPlugin(options: CrmOptions = {}): Plugin {
+  return {
+    name: 'crm',
+    routes: (app, ctx) => requestRoutes(app, ctx, options.formLimit ?? DEFAULT_FORM_LIMIT),
+    // every new request is mailed to the admins by a hook, once committed
+    hooks: requestHooks,
+    defaults: seedFile(new URL('../defaults.json', import.meta.url)),
+    seed: seedFile(new URL('../seed.json', import.meta.url)),
+  };
+}
+
+export const crm = createCrmPlugin();

@@ -3,6 +3,8 @@ import { eq } from 'drizzle-orm';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import { readBody } from '../../../runtime/crud/body.js';
 import { HttpError, badRequest, type Cause } from '../../../runtime/http/errors.js';
+import { assertNoNul, bodyOverflowed, MAX_JSON_DEPTH, scanJson, tooLarge } from '../../../runtime/http/limits.js';
+import type { Limit } from '../../../runtime/http/rate-limit.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { NotificationService } from '../../notification/server/index.js';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
@@ -10,6 +12,8 @@ import type { HookSet } from '../../../runtime/crud/hooks.js';
 /** bounds of one request: values are text of at most MAX_VALUE characters, at most MAX_FIELDS fields in the body */
 export const MAX_VALUE = 5000;
 export const MAX_FIELDS = 50;
+/** form posts per client address: a visitor sends a form once or twice, a script sends thousands */
+export const DEFAULT_FORM_LIMIT: Limit = { points: 10, duration: 600 };
 
 type Fields = Record<string, unknown>;
 const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,9 +31,13 @@ async function readFields(c: Context): Promise<Fields> {
     try {
       form = await c.req.parseBody({ all: true });
     } catch {
+      if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
       throw badRequest('The form body could not be read');
     }
+    for (const value of Object.values(form)) for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string') assertNoNul(v);
     if (multipart && typeof form.data === 'string') {
+      const problem = scanJson(form.data);
+      if (problem) throw badRequest(problem === 'depth' ? `The data part nests deeper than ${MAX_JSON_DEPTH} levels` : 'NUL characters are not accepted');
       try {
         const parsed: unknown = JSON.parse(form.data);
         if (isObject(parsed)) return parsed;
@@ -37,7 +45,7 @@ async function readFields(c: Context): Promise<Fields> {
         /* a field that happens to be called 'data' */
       }
     }
-    const out: Fields = {};
+    const out: Fields = Object.create(null);
     for (const [key, value] of Object.entries(form)) {
       const strings = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
       if (strings.length) out[key] = strings.length === 1 ? strings[0] : strings;
@@ -72,8 +80,10 @@ function sourcePath(referer: string | undefined): string | undefined {
 /**
  * POST /api/crm/forms/:id/requests (spec §7), public: stores what a visitor sent through a form as a
  * crm/request linked to the form, keeping only the form's own inputs, and emails the admins.
+ * Limited per client address before anything is looked up or parsed.
  */
-export function requestRoutes(app: Hono, ctx: PluginContext) {
+export function requestRoutes(app: Hono, ctx: PluginContext, formLimit: Limit = DEFAULT_FORM_LIMIT) {
+  const limited = ctx.rateLimit('crm-form', formLimit);
   const form = ctx.model.byId['crm/form'];
   const input = ctx.model.byId['crm/input'];
   const request = ctx.model.byId['crm/request'];
@@ -93,6 +103,7 @@ export function requestRoutes(app: Hono, ctx: PluginContext) {
   }
 
   app.post('/api/crm/forms/:id/requests', async (c) => {
+    await limited(c);
     const formId = (c.req.param('id') ?? '').toLowerCase();
     if (!UUID_RE.test(formId)) throw badRequest('id must be a UUID', [{ field: 'id', rule: 'format', message: 'id must be a UUID' }]);
     const formRow = await ctx.repo.get(form, formId);

@@ -6,6 +6,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Hono } from 'hono';
 import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
+import { bodyOverflowed, raiseBodyLimit, tooLarge, UPLOAD_BODY_BYTES } from '../../../runtime/http/limits.js';
 
 /** what may be uploaded, by the type its bytes show (never by its name or declared type) */
 export const ALLOWED: Record<string, { ext: string; inline: boolean }> = {
@@ -37,13 +38,19 @@ function inside(root: string, name: string) {
 function routes(app: Hono, ctx: PluginContext) {
   const entity = ctx.model.byId['file-storage/file'];
 
-  /** POST /api/file-storage/files/upload (multipart, part `file`): stores it under a generated name */
+  /**
+   * POST /api/file-storage/files/upload (multipart, part `file`): stores it under a generated name. The body
+   * may be as large as UPLOAD_BODY_BYTES only once the caller is authorized (and signed: anonymous
+   * bodies stay small whatever happens here); nothing is read before.
+   */
   app.post('/api/file-storage/files/upload', async (c) => {
     await ctx.authorize(c, { entity, operation: 'create' });
+    raiseBodyLimit(c, UPLOAD_BODY_BYTES);
     let form: Record<string, string | File>;
     try {
       form = (await c.req.parseBody()) as Record<string, string | File>;
     } catch {
+      if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
       throw badRequest('Send multipart/form-data with a file part named file');
     }
     const file = form.file;

@@ -4,7 +4,7 @@ import type { PluginContext } from '../../../runtime/plugin.js';
 import { expand } from '../../../runtime/crud/expand.js';
 import type { Block, PageData } from '../../../web/storefront/page.js';
 import type { Expanded } from '../../../web/storefront/context.js';
-import type { Resolved } from './pages.js';
+import { encodePath, type Resolved } from './pages.js';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -94,7 +94,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   meta['og:title'] ??= title;
   if (meta.description) meta['og:description'] ??= meta.description;
   meta['og:locale'] ??= language === 'ru' ? 'ru_RU' : 'en_US';
-  meta['og:url'] ??= `${ctx.config.publicUrl}${language === ctx.model.defaultLanguage ? '' : '/' + language}${url === '/' ? '' : url}` || '/';
+  meta['og:url'] ??= `${ctx.config.publicUrl}${language === ctx.model.defaultLanguage ? '' : '/' + language}${url === '/' ? '' : encodePath(url)}` || '/';
 
   const isBefore = (w: Row) => w.variant !== 'additional';
   const data: PageData = {

@@ -1,8 +1,10 @@
 import { renderToString } from 'react-dom/server';
 import { PageView, type PageData } from '../../../web/storefront/page.js';
 import { StorefrontShell } from '../../../web/storefront/shell.js';
+import { encodePath } from './pages.js';
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** text for an element or a quoted attribute: every value written into the document passes here */
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** JSON inside a <script>: nothing in it can close the tag or start a comment */
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
@@ -17,8 +19,13 @@ export function renderDocument(data: PageData, assets: string): string {
     .filter(([name]) => name !== 'viewport')
     .map(([name, content]) => (name.startsWith('og:') ? `<meta property="${escapeHtml(name)}" content="${escapeHtml(content)}">` : `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`))
     .join('\n    ');
+  // the url comes from the request (an entity segment is whatever the row's value is): encoded, then escaped
+  const path = encodePath(data.context.url);
   const alternates = data.context.languages
-    .map((l) => `<link rel="alternate" hreflang="${l}" href="${l === data.context.defaultLanguage ? '' : '/' + l}${data.context.url === '/' && l !== data.context.defaultLanguage ? '' : data.context.url}">`)
+    .map((l) => {
+      const href = `${l === data.context.defaultLanguage ? '' : '/' + l}${path === '/' && l !== data.context.defaultLanguage ? '' : path}`;
+      return `<link rel="alternate" hreflang="${escapeHtml(l)}" href="${escapeHtml(href)}">`;
+    })
     .join('\n    ');
   return `<!doctype html>
 <html lang="${escapeHtml(data.context.language)}">
@@ -42,5 +49,5 @@ export function renderDocument(data: PageData, assets: string): string {
 export function errorDocument(message: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Error</title></head>
 <body style="font-family:system-ui,sans-serif;display:flex;min-height:100vh;align-items:center;justify-content:center;margin:0">
-<main style="text-align:center"><p>${escapeHtml(message)}</p><button onclick="location.reload()" style="padding:.5rem 1rem;border-radius:.375rem;border:1px solid #cbd5e1;background:#fff;cursor:pointer">Reload</button></main></body></html>`;
+<main style="text-align:center"><p>${escapeHtml(message)}</p><a href="" style="display:inline-block;padding:.5rem 1rem;border-radius:.375rem;border:1px solid #cbd5e1;background:#fff;color:inherit;text-decoration:none">Reload</a></main></body></html>`;
 }

@@ -2,8 +2,10 @@ import type { Context, Hono } from 'hono';
 import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { seedFile } from '../../../runtime/seed-file.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
+import type { Limit } from '../../../runtime/http/rate-limit.js';
+import { signedSubject } from '../../../runtime/http/session.js';
 import { registerPluginVariants } from '../../web.js';
-import { allUrls, findByUrl, segmentsOf } from './pages.js';
+import { allUrls, decodedSegments, findBySegments, findByUrl } from './pages.js';
 import { assemble } from './assemble.js';
 import { errorDocument, renderDocument } from './document.js';
 import { PageCache } from './cache.js';
@@ -22,7 +24,14 @@ export interface Storefront {
   ready: Promise<unknown>;
 }
 
-function routes(app: Hono, ctx: PluginContext) {
+export interface HostOptions {
+  /** revalidation calls per client address (default 10 a minute) */
+  revalidateLimit?: Limit;
+}
+
+export const DEFAULT_REVALIDATE_LIMIT: Limit = { points: 10, duration: 60 };
+
+function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   // at once, not on the first page: this instance's writes must reach every instance's cache
   storefrontOf(ctx);
   const base = '/api/host/pages';
@@ -41,15 +50,24 @@ function routes(app: Hono, ctx: PluginContext) {
     const found = await findByUrl(ctx, url);
     if (!found) throw new HttpError(404, `No page for ${url.slice(0, 200)}`);
     const key = segment.replace(/^\[|\]$/g, '');
-    const value = found.values[key];
+    // own keys only: '__proto__' or 'constructor' name no segment
+    const value = Object.hasOwn(found.values, key) ? found.values[key] : undefined;
     if (value === undefined) throw new HttpError(404, `The page for ${url.slice(0, 200)} has no segment ${key}`);
     return c.json({ data: value });
   });
-  app.get('/api/revalidation/revalidate', (c) => {
+  /**
+   * Public (spec §7: the storefront's error recovery calls it): drops the cached copies of one page, at a
+   * bounded rate per client address. Only the system and admins may drop a whole subtree (type=layout);
+   * anyone else's layout request drops the named page alone, and the answer says so.
+   */
+  const limited = ctx.rateLimit('revalidate', options.revalidateLimit ?? DEFAULT_REVALIDATE_LIMIT);
+  app.get('/api/revalidation/revalidate', async (c) => {
+    await limited(c);
     const path = c.req.query('path') ?? '/';
-    const type = c.req.query('type') ?? 'page';
+    const asked = c.req.query('type') ?? 'page';
     if (!path.startsWith('/')) throw badRequest('path must start with /');
-    if (type !== 'page' && type !== 'layout') throw badRequest("type must be 'page' or 'layout'");
+    if (asked !== 'page' && asked !== 'layout') throw badRequest("type must be 'page' or 'layout'");
+    const type = asked === 'layout' && (await ctx.privileged(c)) ? 'layout' : 'page';
     storefrontOf(ctx).revalidate(path, type === 'layout');
     return c.json({ data: { revalidated: true, path, type } });
   });
@@ -71,8 +89,9 @@ export function storefrontOf(ctx: PluginContext): Storefront {
   // a delete cascades to the rows that point at it: pages that read those are stale too
   const referencing = new Map(ctx.model.entities.map((e) => [e.id, ctx.model.entities.filter((r) => r.fields.some((f) => f.kind === 'reference' && f.target === e.id)).map((r) => r.id)]));
 
-  async function page(language: string, url: string, assets: string) {
-    const resolved = await findByUrl(ctx, url);
+  async function page(language: string, segments: string[], assets: string) {
+    const url = '/' + segments.join('/');
+    const resolved = await findBySegments(ctx, segments);
     if (!resolved) return undefined;
     const { data, read } = await assemble(ctx, resolved, language, url);
     return { html: renderDocument(data, assets), read };
@@ -87,25 +106,30 @@ export function storefrontOf(ctx: PluginContext): Storefront {
       if (operation === 'delete') for (const id of referencing.get(entityId) ?? []) bus.publish({ type: 'changed', entityId: id });
     },
     async render(c, assets) {
-      const segs = segmentsOf(c.req.path);
-      const language = ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
-      const url = '/' + (language === segs[0] ? segs.slice(1) : segs).join('/');
-      const key = `${language}:${url}`;
-      const anonymous = !c.req.header('cookie')?.includes('rbac.subject.jwt') && !c.req.header('authorization');
       const headers = { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
+      // the raw path, every segment decoded the same way ('%3D' as much as '%22'); a malformed one finds no page
+      const segs = decodedSegments(new URL(c.req.url).pathname);
+      const language = segs && ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
+      const notFound = async () => {
+        const fallback = await page(language, ['404'], assets).catch(() => undefined);
+        return c.html(fallback?.html ?? errorDocument('Page not found'), 404, headers);
+      };
+      if (!segs) return notFound();
+      const segments = language === segs[0] ? segs.slice(1) : segs;
+      const url = '/' + segments.join('/');
+      const key = `${language}:${url}`;
+      // only a validly signed session skips the cache: a made-up header or cookie is a visitor like any other
+      const anonymous = !(await signedSubject(c, ctx.config.rbacJwtSecret));
       const hit = anonymous ? cache.get(key) : undefined;
       if (hit) return c.html(hit, 200, { ...headers, 'x-page-cache': 'hit' });
       try {
-        const rendered = await page(language, url, assets);
-        if (!rendered) {
-          const notFound = await page(language, '/404', assets).catch(() => undefined);
-          return c.html(notFound?.html ?? errorDocument('Page not found'), 404, headers);
-        }
+        const rendered = await page(language, segments, assets);
+        if (!rendered) return notFound();
         if (anonymous) cache.set(key, rendered.html, rendered.read);
         return c.html(rendered.html, 200, { ...headers, 'x-page-cache': 'miss' });
       } catch (e) {
         ctx.log.error({ err: e, url }, 'page render failed');
-        const fallback = await page(language, '/500', assets).catch(() => undefined);
+        const fallback = await page(language, ['500'], assets).catch(() => undefined);
         return c.html(fallback?.html ?? errorDocument('Something went wrong'), 500, headers);
       }
     },
@@ -115,12 +139,16 @@ export function storefrontOf(ctx: PluginContext): Storefront {
 }
 
 /** the host module: pages, layouts, metadata; the storefront's server rendering */
-export const host: Plugin = {
-  name: 'host',
-  routes,
-  // the page cache is invalidated by a hook on every entity, once the write is committed
-  hooks: (ctx) => ({ '*': { afterCommit: ({ entity, operation }) => storefrontOf(ctx).changed(entity.id, operation) } }),
-  services: (ctx) => ({ storefront: { render: (c: Context, assets: string) => storefrontOf(ctx).render(c, assets) } }),
-  seed: seedFile(new URL('../seed.json', import.meta.url)),
-  defaults: seedFile(new URL('../defaults.json', import.meta.url)),
-};
+export function createHostPlugin(options: HostOptions = {}): Plugin {
+  return {
+    name: 'host',
+    routes: (app, ctx) => routes(app, ctx, options),
+    // the page cache is invalidated by a hook on every entity, once the write is committed
+    hooks: (ctx) => ({ '*': { afterCommit: ({ entity, operation }) => storefrontOf(ctx).changed(entity.id, operation) } }),
+    services: (ctx) => ({ storefront: { render: (c: Context, assets: string) => storefrontOf(ctx).render(c, assets) } }),
+    seed: seedFile(new URL('../seed.json', import.meta.url)),
+    defaults: seedFile(new URL('../defaults.json', import.meta.url)),
+  };
+}
+
+export const host = createHostPlugin();

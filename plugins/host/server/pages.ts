@@ -7,6 +7,23 @@ type Row = Record<string, unknown> & { id: string };
 /** '/blog/articles/x' → ['blog', 'articles', 'x']; '/' → [] */
 export const segmentsOf = (url: string) => url.split('?')[0].split('/').filter(Boolean);
 
+/**
+ * The segments of a request path, each percent-decoded in full (decodeURIComponent: '%3D' is '=' as much
+ * as '%22' is '"'), split before decoding so that an encoded '/' cannot make a segment of its own.
+ * Undefined for a malformed escape or a segment that decodes to something holding '/'.
+ */
+export function decodedSegments(rawPath: string): string[] | undefined {
+  try {
+    const segments = rawPath.split('/').filter(Boolean).map(decodeURIComponent);
+    return segments.some((s) => s.includes('/')) ? undefined : segments;
+  } catch {
+    return undefined;
+  }
+}
+
+/** a url made of decoded segments, percent-encoded again for an href or a meta url */
+export const encodePath = (url: string) => '/' + segmentsOf(url).map(encodeURIComponent).join('/');
+
 export interface Placeholder {
   token: string;
   /** 'blog.article' */
@@ -30,11 +47,14 @@ export function placeholders(ctx: PluginContext): Placeholder[] {
 
 export interface Resolved {
   page: Row;
-  /** rows the entity segments name, by '<module>.<entity>' */
+  /** rows the entity segments name, by '<module>.<entity>' (no prototype: look up own keys only) */
   params: Record<string, Row>;
-  /** the value of each entity segment, by its placeholder without brackets ('blog.article.slug') */
+  /** the value of each entity segment, by its placeholder without brackets ('blog.article.slug'; no prototype) */
   values: Record<string, string>;
 }
+
+/** an object without a prototype: a key such as '__proto__' or 'constructor' finds nothing it was not given */
+const bare = <T>(entries: [string, T][] = []): Record<string, T> => Object.assign(Object.create(null) as Record<string, T>, Object.fromEntries(entries));
 
 /**
  * The page for a url: an exact match, else a page whose url has one entity segment where the
@@ -43,11 +63,15 @@ export interface Resolved {
  * its unique field.
  */
 export async function findByUrl(ctx: PluginContext, rawUrl: string): Promise<Resolved | undefined> {
-  const url = '/' + segmentsOf(rawUrl).join('/');
+  return findBySegments(ctx, segmentsOf(rawUrl));
+}
+
+/** findByUrl for a url already split into (decoded) segments */
+export async function findBySegments(ctx: PluginContext, segments: string[]): Promise<Resolved | undefined> {
+  const url = '/' + segments.join('/');
   const pageEntity = ctx.model.byId['host/page'];
   const t = ctx.database.tables['host/page'];
   const cols = ctx.repo.publicColumns(pageEntity);
-  const segments = segmentsOf(url);
   const marks = placeholders(ctx);
   const candidates = new Map<string, { index: number; mark: Placeholder } | null>([[url, null]]);
   segments.forEach((_, index) => {
@@ -59,13 +83,13 @@ export async function findByUrl(ctx: PluginContext, rawUrl: string): Promise<Res
   });
   const pages: Row[] = await ctx.database.db.select(cols).from(t).where(inArray(t.url, [...candidates.keys()]));
   const exact = pages.find((p) => p.url === url);
-  if (exact) return { page: exact, params: {}, values: {} };
+  if (exact) return { page: exact, params: bare(), values: bare() };
   for (const page of pages) {
     const c = candidates.get(page.url as string);
     if (!c) continue;
     const et = ctx.database.tables[c.mark.entity.id];
     const [row] = await ctx.database.db.select(ctx.repo.publicColumns(c.mark.entity)).from(et).where(eq(et[c.mark.field], segments[c.index])).limit(1);
-    if (row) return { page, params: { [c.mark.key]: row }, values: { [c.mark.token.slice(1, -1)]: segments[c.index] } };
+    if (row) return { page, params: bare([[c.mark.key, row]]), values: bare([[c.mark.token.slice(1, -1), segments[c.index]]]) };
   }
   return undefined;
 }

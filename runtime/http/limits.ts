@@ -1,0 +1,151 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { HttpError, badRequest } from './errors.js';
+
+/** any body of an anonymous caller: JSON, form, multipart alike */
+export const PUBLIC_BODY_BYTES = 64 * 1024;
+/** any body of a caller with the system key or a signed session token (admins' bulk writes, long articles) */
+export const SIGNED_BODY_BYTES = 4 * 1024 * 1024;
+/** what a route may raise a signed caller's limit to, after its own authorization (file uploads) */
+export const UPLOAD_BODY_BYTES = 20 * 1024 * 1024;
+/** arrays and objects inside one another, in a JSON body or a multipart `data` part */
+export const MAX_JSON_DEPTH = 32;
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** the most bytes this request's body may still have; a route may raise it with raiseBodyLimit */
+    bodyLimit: number;
+    /** the cap raiseBodyLimit may go up to for this caller */
+    bodyCeiling: number;
+    bodyOverflow: boolean;
+  }
+}
+
+const size = (n: number) => (n >= 1024 * 1024 ? `${n / 1024 / 1024} MiB` : `${n / 1024} KiB`);
+export const tooLarge = (limit: number) => new HttpError(413, `The body is larger than ${size(limit)}`);
+const nulRefused = () => badRequest('NUL characters are not accepted', [{ message: 'NUL characters are not accepted', rule: 'nul' }]);
+const tooDeep = (depth: number) => badRequest(`The body nests deeper than ${depth} levels`, [{ message: `at most ${depth} nested levels`, rule: 'depth' }]);
+
+/**
+ * One linear pass over JSON text, before JSON.parse: how deep arrays and objects nest (outside strings),
+ * and whether a string holds NUL (`\u0000`). Invalid JSON is left for the parser to refuse.
+ */
+export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): 'depth' | 'nul' | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0) return 'nul';
+    if (inString) {
+      if (ch === 0x5c /* \ */) {
+        if (text.charCodeAt(i + 1) === 0x75 /* u */ && text.startsWith('0000', i + 2)) return 'nul';
+        i++;
+      } else if (ch === 0x22 /* " */) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
+      if (++depth > maxDepth) return 'depth';
+    } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) depth--;
+  }
+  return undefined;
+}
+
+/** JSON.parse behind the depth and NUL checks; throws a 400 with `invalid` when the text is not JSON */
+export function parseJsonSafely(text: string, invalid: () => HttpError): unknown {
+  const problem = scanJson(text);
+  if (problem === 'nul') throw nulRefused();
+  if (problem === 'depth') throw tooDeep(MAX_JSON_DEPTH);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid();
+  }
+}
+
+/** a 400 when a submitted text holds NUL, which PostgreSQL cannot store and no field needs */
+export function assertNoNul(value: string) {
+  if (value.includes('\0')) throw nulRefused();
+}
+
+/** a url with %00 anywhere (path or query) is refused before any route reads it */
+export const refuseNulInUrl: MiddlewareHandler = async function refuseNulInUrl(c, next) {
+  const url = c.req.url;
+  if (/%00/i.test(url) || url.includes('\0')) throw nulRefused();
+  await next();
+};
+
+/**
+ * Lets the current request's body grow up to `bytes` (at most UPLOAD_BODY_BYTES, and only for a caller
+ * with the system key or a signed session): for a route that has authorized the caller and takes files.
+ * Anonymous callers keep PUBLIC_BODY_BYTES whatever a route asks.
+ */
+export function raiseBodyLimit(c: Context, bytes = UPLOAD_BODY_BYTES) {
+  const ceiling = c.get('bodyCeiling');
+  if (ceiling) c.set('bodyLimit', Math.min(bytes, ceiling));
+}
+
+/** true when the body was cut off at the limit: whatever a route made of the read error, the answer is a 413 */
+export const bodyOverflowed = (c: Context) => c.get('bodyOverflow') === true;
+
+/**
+ * Every request body, before any route or plugin middleware sees it:
+ * - at most PUBLIC_BODY_BYTES for anonymous callers, SIGNED_BODY_BYTES for the system key or a signed
+ *   session (raiseBodyLimit lets an authorized route take up to UPLOAD_BODY_BYTES); a declared
+ *   Content-Length over the cap is refused at once, a streamed body as soon as it passes the limit;
+ * - JSON bodies (any content type naming json) and form-encoded ones are read here, through the
+ *   limit, and scanned in one linear pass: nesting deeper than MAX_JSON_DEPTH and NUL are 400s before
+ *   anything parses them. The text stays cached, so routes parse it from memory.
+ */
+export function limitBodies(signed: (c: Context) => Promise<boolean>): MiddlewareHandler {
+  return async function limitBodies(c, next) {
+    const body = c.req.raw.body;
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || !body) return next();
+    const trusted = await signed(c);
+    const type = (c.req.header('content-type') ?? '').toLowerCase();
+    const multipart = type.startsWith('multipart/form-data');
+    const limit = trusted ? SIGNED_BODY_BYTES : PUBLIC_BODY_BYTES;
+    // only a multipart body of a trusted caller may be raised later (file uploads)
+    const ceiling = trusted && multipart ? UPLOAD_BODY_BYTES : limit;
+    c.set('bodyLimit', limit);
+    c.set('bodyCeiling', ceiling);
+    const declared = Number(c.req.header('content-length'));
+    if (declared > ceiling) throw tooLarge(ceiling);
+
+    let read = 0;
+    const reader = body.getReader();
+    const limited = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        read += value.byteLength;
+        if (read > c.get('bodyLimit')) {
+          c.set('bodyOverflow', true);
+          await reader.cancel().catch(() => undefined);
+          return controller.error(tooLarge(c.get('bodyLimit')));
+        }
+        controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    c.req.raw = new Request(c.req.raw, { body: limited, duplex: 'half' } as RequestInit);
+
+    if (type.includes('json') || type.startsWith('application/x-www-form-urlencoded')) {
+      let text: string;
+      try {
+        text = await c.req.text();
+      } catch {
+        if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
+        throw badRequest('The body could not be read');
+      }
+      if (type.includes('json')) {
+        const problem = scanJson(text);
+        if (problem === 'nul') throw nulRefused();
+        if (problem === 'depth') throw tooDeep(MAX_JSON_DEPTH);
+      } else if (text.includes('\0') || /%00/i.test(text)) throw nulRefused();
+    }
+    await next();
+    if (bodyOverflowed(c) && c.res.status !== 413) {
+      const answer = { message: tooLarge(c.get('bodyLimit')).message, status: 413 };
+      c.res = undefined;
+      c.res = new Response(JSON.stringify(answer), { status: 413, headers: { 'content-type': 'application/json' } });
+    }
+  };
+}

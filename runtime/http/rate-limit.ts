@@ -1,0 +1,89 @@
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { Redis } from 'ioredis';
+import { HttpError } from './errors.js';
+import type { Config } from '../config.js';
+
+export interface Limit {
+  /** attempts allowed per window */
+  points: number;
+  /** window in seconds */
+  duration: number;
+}
+
+export interface RateLimits {
+  /** per client address */
+  perAddress: Limit;
+  /** per account (email, wallet address), whatever the address: rotating addresses does not help */
+  perAccount: Limit;
+}
+
+export const DEFAULT_LIMITS: RateLimits = { perAddress: { points: 30, duration: 60 }, perAccount: { points: 5, duration: 60 } };
+
+/** the client address: the socket's, or the first X-Forwarded-For hop when TRUST_PROXY=true */
+export function clientAddress(c: Context, config: Config): string {
+  if (config.trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+let redis: Redis | undefined;
+
+/** one counter: in Redis when REDIS_URL is set (shared by every instance), else in this process */
+function counter(config: Config, keyPrefix: string, l: Limit): RateLimiterAbstract {
+  if (config.redisUrl) {
+    // connects on the first counted attempt, so that processes that never count open no connection
+    redis ??= new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+    return new RateLimiterRedis({ storeClient: redis, keyPrefix, points: l.points, duration: l.duration, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration }) });
+  }
+  return new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration });
+}
+
+/** consumes one point of each key, in order; a spent key is a 429 with Retry-After */
+async function consume(steps: [RateLimiterAbstract, string][]) {
+  try {
+    for (const [limiter, key] of steps) await limiter.consume(key);
+  } catch (e) {
+    if (!(e instanceof RateLimiterRes)) throw e;
+    const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+    throw new HttpError(429, `Too many attempts: try again in ${seconds} seconds`, undefined, { 'Retry-After': String(seconds) });
+  }
+}
+
+/**
+ * Attempt counters for sign-in, registration, forgot-password and wallet sign-in. Keys are the client
+ * address and the account — never anything else from the body.
+ */
+export function createRateLimiter(config: Config, limits: RateLimits, prefix: string) {
+  const byAddress = counter(config, `${prefix}:address`, limits.perAddress);
+  const byAccount = counter(config, `${prefix}:account`, limits.perAccount);
+
+  return async function limit(c: Context, action: string, account?: string) {
+    const address = clientAddress(c, config);
+    await consume([[byAddress, `${action}:${address}`], ...(account ? [[byAccount, `${action}:${account.toLowerCase()}`] as [RateLimiterAbstract, string]] : [])]);
+  };
+}
+
+/** counts one attempt of the request's client address; throws a 429 with Retry-After once the limit is spent */
+export type AddressLimiter = (c: Context) => Promise<void>;
+
+/**
+ * A limiter per client address for one action, e.g. `rateLimit('crm-form', { points: 10, duration: 600 })`.
+ * Every plugin reaches it as `ctx.rateLimit`; instances sharing Redis share the counters of a name.
+ */
+export function addressLimiter(config: Config, name: string, limit: Limit): AddressLimiter {
+  const limiter = counter(config, `rl:${name}`, limit);
+  return (c) => consume([[limiter, clientAddress(c, config)]]);
+}
+
+export async function closeRateLimitStore() {
+  await redis?.quit().catch(() => undefined);
+  redis = undefined;
+}
