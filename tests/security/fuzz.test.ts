@@ -69,8 +69,8 @@ for (const d of DIALECTS) {
     afterAll(async () => t?.close());
 
     const entity = () => fc.constantFrom(...t.model.entities);
-    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }), fc.constantFrom('%', '_', "' OR 1=1 --", '__proto__', '2026-01-01T00:00:00Z', 'ffffffff-ffff-4fff-8fff-ffffffffffff'));
-    const column = (e: Entity) => fc.oneof(fc.constantFrom(...e.fields.map((f) => f.name)), fc.constantFrom('title.en', 'password', 't1.password', 'id', ''), fc.string({ maxLength: 8 }));
+    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }), fc.constantFrom('%', '_', "' OR 1=1 --", '__proto__', '2026-01-01T00:00:00Z', 'ffffffff-ffff-4fff-8fff-ffffffffffff', 'a\u0000b', '\u0000'));
+    const column = (e: Entity) => fc.oneof(fc.constantFrom(...e.fields.map((f) => f.name)), fc.constantFrom('title.en', 'password', 't1.password', 'id', '', 'slug\u0000'), fc.string({ maxLength: 8 }));
     const query = (e: Entity) =>
       fc.record(
         {
