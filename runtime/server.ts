@@ -1,4 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
@@ -49,9 +49,12 @@ export async function prepare(opts: StartOptions) {
 
 export async function startServer(opts: StartOptions): Promise<Running & { seeded: number }> {
   const prepared = await prepare(opts);
-  const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off', prepared.ctx.services.storefront as StorefrontRenderer | undefined);
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: prepared.app.fetch, port: opts.config.port, hostname: process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
+  // the HTTP server first, so that Vite's HMR (development) attaches to it instead of a port of its own
+  const server = createAdaptorServer({ fetch: prepared.app.fetch });
+  const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off', prepared.ctx.services.storefront as StorefrontRenderer | undefined, { httpServer: server as import('node:http').Server, port: opts.config.port });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.config.port, process.env.HOST ?? '0.0.0.0', () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.config.port;

@@ -88,7 +88,15 @@ function mountPages(app: Hono, storefront: StorefrontRenderer | undefined, asset
   app.get('*', (c, next) => (isPage(c.req.path) ? storefront.render(c, assets) : next()));
 }
 
-export async function mountWeb(app: Hono, root: string, mode: WebMode, storefront?: StorefrontRenderer): Promise<() => Promise<void>> {
+/** what Vite's dev middleware attaches to: this server's own HTTP server (for HMR) and a cache of its own */
+export interface DevServerOptions {
+  /** the server's HTTP server: HMR's websocket shares its port, so two dev servers never share an HMR port */
+  httpServer?: import('node:http').Server;
+  /** the port asked for, naming this server's own Vite cache folder (.tmp/vite/<port>) */
+  port?: number;
+}
+
+export async function mountWeb(app: Hono, root: string, mode: WebMode, storefront?: StorefrontRenderer, dev: DevServerOptions = {}): Promise<() => Promise<void>> {
   if (mode === 'off') return async () => undefined;
   pagePolicy(app, mode);
   app.get('/admin', (c) => c.redirect('/admin/', 301));
@@ -106,7 +114,14 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode, storefron
     return async () => undefined;
   }
   const { createServer } = await import('vite');
-  const vite = await createServer({ configFile: join(root, 'web', 'vite.config.ts'), server: { middlewareMode: true, hmr: { port: Number(process.env.VITE_HMR_PORT ?? 24678) } }, appType: 'custom' });
+  // each dev server keeps its own pre-bundled dependencies and attaches HMR to its own HTTP server: two dev
+  // servers side by side never share a cache folder or an HMR port
+  const vite = await createServer({
+    configFile: join(root, 'web', 'vite.config.ts'),
+    cacheDir: join(root, '.tmp', 'vite', String(dev.port || process.pid)),
+    server: { middlewareMode: true, hmr: dev.httpServer ? { server: dev.httpServer } : { port: Number(process.env.VITE_HMR_PORT ?? 24678) } },
+    appType: 'custom',
+  });
   app.use('*', async (c, next) => {
     if (isServerRoute(c.req.path)) return next();
     const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse } | undefined;

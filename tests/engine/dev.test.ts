@@ -1,0 +1,115 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+import { join } from 'node:path';
+import { vi } from 'vitest';
+import { ROOT } from '../../engine/codegen.js';
+import { scratchProject } from '../helpers/schemas.js';
+
+const freePort = () => new Promise<number>((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const port = (s.address() as { port: number }).port;
+    s.close(() => resolve(port));
+  });
+});
+
+/** npm run dev on a scratch project: a valid manifest change is served without a restart by hand; an invalid one keeps the last good server */
+describe('npm run dev', () => {
+  const p = scratchProject({ copySchemas: true });
+  let dev: ChildProcess | undefined;
+  let out = '';
+  afterAll(async () => {
+    if (dev?.pid) {
+      try {
+        process.kill(-dev.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    p.remove();
+  });
+
+  it('regenerates, migrates and restarts on a valid change; prints the error and keeps serving on an invalid one', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    dev = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'dev.ts')], {
+      cwd: ROOT,
+      detached: true,
+      env: {
+        ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', WEB: 'off', LOG_LEVEL: 'silent',
+        DATABASE_URL: `file:${join(p.dir, 'dev.db')}`, RBAC_SECRET_KEY: 'dev-secret-key-0123456789', RBAC_JWT_SECRET: 'dev-jwt-secret-0123456789',
+        SCHEMAS_DIR: p.schemasDir, GENERATED_DIR: p.outDir, MIGRATIONS_DIR: p.migrationsDir, REDIS_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    dev.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    dev.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    const status = async (path: string) => (await fetch(url + path, { headers: { 'x-rbac-secret-key': 'dev-secret-key-0123456789' } }).catch(() => undefined))?.status;
+    await vi.waitFor(() => expect(out).toContain('dev-server: listening'), { timeout: 90_000, interval: 200 });
+    expect(await status('/api/gizmo/gadgets')).toBe(404);
+
+    // a valid new manifest: regenerated, migrated on the development database, served
+    p.write('gizmo/gadget.json', { $schema: '../meta/manifest.schema.json', name: 'gadget', route: 'gadgets', title: 'Gadget', fields: { label: { kind: 'text', required: true } } });
+    await vi.waitFor(async () => expect(await status('/api/gizmo/gadgets')).toBe(200), { timeout: 90_000, interval: 300 });
+    const made = await fetch(`${url}/api/gizmo/gadgets`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rbac-secret-key': 'dev-secret-key-0123456789' }, body: JSON.stringify({ data: { label: 'lamp' } }) });
+    expect(made.status).toBe(201);
+
+    // an invalid manifest: its error is printed, and the last good server keeps serving
+    const before = out.length;
+    p.write('gizmo/broken.json', { $schema: '../meta/manifest.schema.json', name: 'broken', route: 'brokens', title: 'Broken', fields: { x: { kind: 'nope' } } });
+    await vi.waitFor(() => expect(out.slice(before)).toContain('the manifests were not applied'), { timeout: 60_000, interval: 200 });
+    expect(out.slice(before)).toContain('gizmo/broken.json');
+    expect(await status('/api/gizmo/gadgets')).toBe(200);
+    expect(await status('/api/health')).toBe(200);
+    expect((await (await fetch(`${url}/api/gizmo/gadgets`)).json()).data).toEqual([expect.objectContaining({ label: 'lamp' })]);
+  }, 240_000);
+});
+
+/** two dev servers side by side: each its own Vite cache folder, and HMR on its own HTTP port */
+describe('two dev servers side by side', () => {
+  const servers: ChildProcess[] = [];
+  const dbs = scratchProject();
+  afterAll(async () => {
+    for (const s of servers) if (s.pid) try { process.kill(s.pid, 'SIGTERM'); } catch { /* gone */ }
+    await new Promise((r) => setTimeout(r, 500));
+    dbs.remove();
+  });
+
+  /** the HTTP upgrade Vite's client asks for, answered on the server's own port */
+  const hmrUpgrade = (port: number) => new Promise<number>((resolve, reject) => {
+    const req = (require('node:http') as typeof import('node:http')).request({ host: '127.0.0.1', port, path: '/', headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'vite-hmr' } });
+    req.on('upgrade', (res, socket) => { socket.destroy(); resolve(res.statusCode ?? 0); });
+    req.on('response', (res) => resolve(res.statusCode ?? 0));
+    req.on('error', reject);
+    req.end();
+  });
+
+  it('both serve the admin through Vite, each with HMR on its own port and its own cache', async () => {
+    const ports = [await freePort(), await freePort()];
+    const logs = ['', ''];
+    ports.forEach((port, i) => {
+      const s = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'dev-server.ts')], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', WEB: 'vite', LOG_LEVEL: 'silent', DATABASE_URL: `file:${join(dbs.dir, `side-${i}.db`)}`, RBAC_SECRET_KEY: 'dev-secret-key-0123456789', RBAC_JWT_SECRET: 'dev-jwt-secret-0123456789', REDIS_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      s.stdout!.on('data', (b: Buffer) => (logs[i] += b.toString()));
+      s.stderr!.on('data', (b: Buffer) => (logs[i] += b.toString()));
+      servers.push(s);
+    });
+    for (const i of [0, 1]) await vi.waitFor(() => expect(logs[i]).toContain('dev-server: listening'), { timeout: 120_000, interval: 200 });
+    for (const port of ports) {
+      const admin = await fetch(`http://127.0.0.1:${port}/admin/`);
+      expect(admin.status).toBe(200);
+      expect(await admin.text()).toContain('/@vite/client');
+      const client = await fetch(`http://127.0.0.1:${port}/@vite/client`);
+      expect(client.status).toBe(200);
+      expect(await hmrUpgrade(port)).toBe(101);
+    }
+    const { existsSync } = await import('node:fs');
+    for (const port of ports) expect(existsSync(join(ROOT, '.tmp', 'vite', String(port)))).toBe(true);
+  }, 240_000);
+});
