@@ -1,13 +1,14 @@
 import qs from 'qs';
 import {
-  and, or, asc, desc, eq, ne, gt, gte, lt, lte, like, notLike, inArray, notInArray, isNull, isNotNull, sql, type SQL,
+  and, or, asc, desc, eq, ne, gt, gte, lt, lte, inArray, notInArray, isNull, isNotNull, sql, type SQL,
 } from 'drizzle-orm';
 import type { Entity, Field, Model } from '../../engine/model.js';
-import { fieldTypes, type Dialect } from '../../engine/fields/index.js';
+import { fieldTypes, isUuidField, type Dialect } from '../../engine/fields/index.js';
 import { badRequest, type Cause } from '../http/errors.js';
 import type { Drizzle } from '../db/index.js';
 
-export const DEFAULT_LIMIT = 100;
+/** a list without a limit gets every row up to the maximum, and X-Total-Count says how many match in all */
+export const DEFAULT_LIMIT = 1000;
 export const MAX_LIMIT = 1000;
 
 export const FILTER_METHODS = [
@@ -57,11 +58,18 @@ function columnExpr(table: Drizzle, field: Field, language: string | undefined, 
   return col;
 }
 
+const CONTAINS: readonly string[] = ['like', 'ilike', 'notLike', 'notIlike'];
+
+/** the bound pattern of a contains search: the value with \, % and _ escaped, between two % */
+const contains = (value: unknown) => `%${String(value).replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
+
 function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, c: Condition, where: string): SQL {
   if (!c || typeof c !== 'object') throw badRequest(`${where} must be an object with column, method and value`);
   const { field, language } = resolveColumn(entity, model, c.column, `${where}[column]`);
   const method = c.method as Method;
-  const kindMethods: readonly string[] = language !== undefined ? fieldTypes.text.filterMethods : fieldTypes[field.kind].filterMethods;
+  // an id (or a reference) may be searched as text with like/ilike: the admin finds rows by an id prefix
+  const asText = language === undefined && isUuidField(field) && CONTAINS.includes(method);
+  const kindMethods: readonly string[] = language !== undefined || asText ? fieldTypes.text.filterMethods : fieldTypes[field.kind].filterMethods;
   if (typeof method !== 'string' || !(FILTER_METHODS as readonly string[]).includes(method)) {
     throw badRequest(`Unknown method '${String(c.method)}' in ${where}[method]; methods: ${FILTER_METHODS.join(', ')}`, [
       { message: `unknown method '${String(c.method)}'`, field: `${where}[method]`, rule: 'method' },
@@ -70,13 +78,13 @@ function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialec
   if (!NO_VALUE.includes(method) && !kindMethods.includes(method)) {
     throw badRequest(`Method '${method}' does not apply to ${field.kind} column '${c.column}' in ${where}[method]; use one of: ${[...kindMethods, ...NO_VALUE].join(', ')}`);
   }
-  const expr = columnExpr(table, field, language, dialect);
+  const expr = asText ? (dialect === 'pg' ? sql`(${table[field.name]}::text)` : table[field.name]) : columnExpr(table, field, language, dialect);
   if (method === 'isNull') return isNull(expr);
   if (method === 'isNotNull') return isNotNull(expr);
   // whole language maps and JSON compare as text; their parse leaves strings alone
   const parseOne = (v: unknown, at: string) => {
     try {
-      return language !== undefined ? fieldTypes.text.parse(v, { ...field, kind: 'text', format: undefined }) : fieldTypes[field.kind].parse(v, field);
+      return language !== undefined || asText ? fieldTypes.text.parse(v, { ...field, kind: 'text', format: undefined }) : fieldTypes[field.kind].parse(v, field);
     } catch (rule) {
       const cause: Cause = { message: `${at} ${rule}`, field: at, rule: 'type' };
       throw badRequest(`${at} ${rule} (column '${c.column}' is ${field.kind})`, [cause]);
@@ -98,10 +106,11 @@ function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialec
     case 'gte': return gte(expr, value);
     case 'lt': return lt(expr, value);
     case 'lte': return lte(expr, value);
-    case 'like': return like(expr, String(value));
-    case 'notLike': return notLike(expr, String(value));
-    case 'ilike': return sql`lower(${expr}) like lower(${String(value)})`;
-    case 'notIlike': return sql`lower(${expr}) not like lower(${String(value)})`;
+    // the like family means "contains" (spec clients send the bare term): % and _ in the value match themselves
+    case 'like': return sql`${expr} like ${contains(value)} escape '\\'`;
+    case 'notLike': return sql`${expr} not like ${contains(value)} escape '\\'`;
+    case 'ilike': return sql`lower(${expr}) like lower(${contains(value)}) escape '\\'`;
+    case 'notIlike': return sql`lower(${expr}) not like lower(${contains(value)}) escape '\\'`;
   }
   throw badRequest(`Unknown method '${method}'`);
 }

@@ -66,7 +66,11 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
     const q = parseListQuery(entity, model, repo.table(entity), dialect, query(c));
     const scope = policy.scope(caller, entity);
     if (scope) q.where = and(q.where, scope);
-    return c.json({ data: await policy.project(caller, entity, await repo.list(entity, q)) });
+    const rows = await repo.list(entity, q);
+    // lists never truncate silently: the total rides along; a short page tells it without a count query
+    const total = rows.length < q.limit && (rows.length > 0 || q.offset === 0) ? q.offset + rows.length : await repo.count(entity, q.where);
+    c.header('X-Total-Count', String(total));
+    return c.json({ data: await policy.project(caller, entity, rows) });
   });
   app.get(`${base}/count`, async (c) => {
     const entity = entityOf(c);

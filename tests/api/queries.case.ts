@@ -60,17 +60,34 @@ export function runQuerySuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect((await t.call('GET', `${P}?${f(0, 'createdAt', 'gt', '2999-01-01T00:00:00.000Z')}`)).body.data).toEqual([]);
     });
 
-    it('like is case-sensitive and ilike is not, on both databases', async () => {
-      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'like', 'B%')}`))).toEqual(['p-1-bravo']);
-      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'like', 'b%')}`))).toEqual([]);
-      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'ilike', 'b%')}`))).toEqual(['p-1-bravo']);
-      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'notIlike', '%a%')}`))).toEqual(['p-4-echo']);
+    it('the like family means contains: like is case-sensitive and ilike is not, on both databases', async () => {
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'like', 'Bra')}`))).toEqual(['p-1-bravo']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'like', 'bra')}`))).toEqual([]);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'ilike', 'RAV')}`))).toEqual(['p-1-bravo']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'notIlike', 'A')}`))).toEqual(['p-4-echo']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'notLike', 'b')}`))).toEqual(['p-0-alpha', 'p-1-bravo', 'p-2-charlie', 'p-3-delta', 'p-4-echo']);
+    });
+
+    it('% and _ in a like value match themselves, not any text', async () => {
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'ilike', '%')}`))).toEqual([]);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'adminTitle', 'ilike', 'a_p')}`))).toEqual([]);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'slug', 'like', '-1-')}`))).toEqual(['p-1-bravo']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'slug', 'like', '\\')}`))).toEqual([]);
+    });
+
+    it('ilike on an id searches it as text: rows found by an id prefix', async () => {
+      const all = (await t.call('GET', P)).body.data as { id: string; slug: string }[];
+      const target = all[2];
+      const r = await t.call('GET', `${P}?${f(0, 'id', 'ilike', target.id.slice(0, 13).toUpperCase())}`);
+      expect(r.status).toBe(200);
+      expect(slugs(r)).toContain(target.slug);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'id', 'ilike', 'zzz')}`))).toEqual([]);
     });
 
     it('language maps: one language by <field>.<code>, or the whole map with like', async () => {
       expect(slugs(await t.call('GET', `${P}?${f(0, 'title.en', 'eq', 'delta product')}`))).toEqual(['p-3-delta']);
-      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'ilike', '%ECHO')}`))).toEqual(['p-4-echo']);
-      expect(slugs(await t.call('GET', `${P}?${f(0, 'title', 'like', '%charlie%')}`))).toEqual(['p-2-charlie']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'ilike', 'ECHO')}`))).toEqual(['p-4-echo']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title', 'like', 'charlie')}`))).toEqual(['p-2-charlie']);
     });
 
     it('isNull and isNotNull', async () => {

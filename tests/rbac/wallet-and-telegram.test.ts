@@ -23,17 +23,35 @@ for (const d of DIALECTS) {
     });
     afterAll(async () => t?.close());
 
-    const nonce = async () => (await t.anon('GET', ROUTES.init)).body.data.nonce as string;
+    // the nonce route makes no anonymous subject (init does)
+    const nonce = async () => (await t.anon('GET', `${ROUTES.init.replace(/init$/, '')}ethereum-virtual-machine/nonce`)).body.data.nonce as string;
     const signIn = async (account: ReturnType<typeof privateKeyToAccount>, message: string, extra: Record<string, unknown> = {}, token?: string) => {
       const signature = await account.signMessage({ message });
       return t.call('POST', ROUTES.wallet, { data: { message, signature, address: account.address.toLowerCase(), ...extra } }, token ? { token } : { auth: false });
     };
 
-    it('init gives a token without a subject (not signed in) and a nonce', async () => {
+    it('init gives an anonymous session (jwt and refresh) and a nonce; registration upgrades it', async () => {
       const r = await t.anon('GET', ROUTES.init);
       // EIP-4361 nonces are alphanumeric, at least 8 characters
-      expect(r.body.data).toEqual({ jwt: expect.stringMatching(/^ey/), refresh: null, nonce: expect.stringMatching(/^[a-zA-Z0-9]{8,}$/) });
-      expect((await t.as(r.body.data.jwt)('GET', ROUTES.me)).status).toBe(401);
+      expect(r.body.data).toEqual({ jwt: expect.stringMatching(/^ey/), refresh: expect.stringMatching(/^[0-9a-f-]{36}\.[\w-]{43}$/), nonce: expect.stringMatching(/^[a-zA-Z0-9]{8,}$/) });
+      const me = (await t.as(r.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(me).toMatchObject({ isAnonymous: true, isAdmin: false, identities: [], roles: [] });
+      // the refresh token works like any other
+      const refreshed = await t.anon('POST', ROUTES.refresh, { data: { refresh: r.body.data.refresh } });
+      expect(refreshed.status).toBe(200);
+      // registering with the anonymous session makes that subject the account, and ends the anonymous session
+      const reg = await t.as(refreshed.body.data.jwt)('POST', ROUTES.register, { data: { login: 'was-anonymous@example.com', password: 'password123' } });
+      expect(reg.status).toBe(201);
+      const after = (await t.as(reg.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(after).toMatchObject({ id: me.id, isAnonymous: false });
+      expect(after.roles.map((x: { slug: string }) => x.slug)).toEqual(['member']);
+      expect((await t.as(refreshed.body.data.jwt)('GET', ROUTES.me)).body.data).toBeNull();
+    });
+
+    it('me answers null for a visitor, not 401', async () => {
+      const r = await t.anon('GET', ROUTES.me);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ data: null });
     });
 
     it('the first sign-in makes the subject and an identity with the checksummed address; the next finds it', async () => {

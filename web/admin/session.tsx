@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../runtime/client/index.js';
-import { http, REFRESH_KEY } from './api.js';
+import { http, REFRESH_KEY, refreshSession } from './api.js';
 
 export interface Me {
   id: string;
@@ -15,7 +15,10 @@ export function useSession() {
     queryKey: ['rbac', 'me'],
     queryFn: async () => {
       try {
-        return await http.request<Me>('GET', '/api/rbac/subjects/authentication/me');
+        const me = await http.request<Me | null>('GET', '/api/rbac/subjects/authentication/me');
+        // nobody, while a refresh token is kept: the session token expired; one refresh, then ask again
+        if (me || !(await refreshSession())) return me;
+        return await http.request<Me | null>('GET', '/api/rbac/subjects/authentication/me');
       } catch (e) {
         if (e instanceof ApiError && e.status === 401) return null;
         throw e;

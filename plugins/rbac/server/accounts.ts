@@ -100,8 +100,9 @@ export class Accounts {
    * A new subject with its first identity and the roles open to registration — and only those:
    * nothing from a request body decides roles.
    */
-  async register(identity: Row, tx: Drizzle): Promise<{ subjectId: string; identityId: string }> {
-    const subject = await this.ctx.repo.create(this.e('rbac/subject'), {}, tx);
+  async register(identity: Row, tx: Drizzle, anonymousSubjectId?: string): Promise<{ subjectId: string; identityId: string }> {
+    // an anonymous session's subject (from authentication/init) becomes the account: its cart stays with it
+    const subject = anonymousSubjectId ? { id: anonymousSubjectId } : await this.ctx.repo.create(this.e('rbac/subject'), {}, tx);
     const created = await this.ctx.repo.create(this.e('rbac/identity'), identity, tx);
     await this.linkIdentity(tx, subject.id as string, created.id as string);
     const roles = this.t('rbac/role');
@@ -199,6 +200,11 @@ export class Accounts {
     const t = this.t('rbac/session');
     const where = [eq(t.subjectId, subjectId), isNull(t.revokedAt), ...(except ? [ne(t.id, except)] : [])];
     await tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(...where));
+  }
+
+  /** an anonymous subject: made by authentication/init, with no login yet */
+  async isAnonymous(subjectId: string): Promise<boolean> {
+    return (await this.countIdentities(subjectId)) === 0;
   }
 
   async countIdentities(subjectId: string): Promise<number> {

@@ -114,14 +114,16 @@ export function refreshSession(): Promise<boolean> {
 }
 
 /**
- * The signed-in subject, or null (spec §4): `me`; on 401 with a stored refresh token, refresh and
- * ask again; a failed refresh removes the token and goes home; no token means not signed in.
+ * The signed-in subject, or null (spec §4): `me`; when it says nobody (null, or a 401) while a refresh token
+ * is stored, the session token has expired: refresh and ask again; a failed refresh removes the token and
+ * goes home; no token means not signed in.
  */
 export async function loadMe(home = '/'): Promise<Me | null> {
-  // spec §4: without a refresh token the visitor is not signed in; asking would only earn a 401
+  // spec §4: without a refresh token the visitor is not signed in: nothing to ask
   if (!storedRefresh()) return null;
   try {
-    return await http.request<Me>('GET', `${AUTH}/me`);
+    const me = await http.request<Me | null>('GET', `${AUTH}/me`);
+    if (me) return me;
   } catch (e) {
     if (!isUnauthorized(e)) throw e;
   }

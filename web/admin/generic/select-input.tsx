@@ -26,7 +26,7 @@ export function AdminSelectInput({ entity, value, onChange, id, disabled, placeh
   const [active, setActive] = useState(0);
   const box = useRef<HTMLDivElement>(null);
   const selected = useQuery({ queryKey: [entity.module, entity.route, 'row', value], queryFn: () => api.findById(value!), enabled: !!value });
-  const or = term.trim() ? searchColumns(entity, model.defaultLanguage).map((column) => ({ column, method: 'ilike' as const, value: `%${term.trim()}%` })) : undefined;
+  const or = term.trim() ? searchColumns(entity, model.defaultLanguage).map((column) => ({ column, method: 'ilike' as const, value: term.trim() })) : undefined;
   const options = useQuery({ queryKey: [entity.module, entity.route, 'options', term.trim()], queryFn: () => api.find({ filters: or ? { or } : undefined, limit: 20 }), enabled: open });
 
   useEffect(() => {

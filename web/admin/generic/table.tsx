@@ -40,7 +40,7 @@ export function GenericTable({ entity, filter, prefill, title }: TableProps) {
   const term = search.trim();
   const filters = {
     and: filter ? [{ column: filter.column, method: 'eq' as const, value: filter.value }] : [],
-    ...(term && { or: searchColumns(entity, language).map((column) => ({ column, method: 'ilike' as const, value: `%${term}%` })) }),
+    ...(term && { or: searchColumns(entity, language).map((column) => ({ column, method: 'ilike' as const, value: term })) }),
   };
   const orderBy = sorting.length
     ? { and: sorting.map((s) => ({ column: sortColumn(fields.find((f) => f.name === s.id)!, language), method: s.desc ? ('desc' as const) : ('asc' as const) })) }

@@ -51,18 +51,33 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
   const notifications = () => ctx.services.notification as NotificationService;
   const mail = accountMail(deps);
 
+  /** the signed-in subject; `null` for a visitor (clients ask on every page: not an error) */
   app.get(`${base}/me`, async (c) => {
     const p = await principalOf(c, ctx, accounts);
-    if (p.kind !== 'subject') throw new HttpError(401, 'Not authorized');
+    if (p.kind !== 'subject') return c.json({ data: null });
     const subject = await ctx.repo.getOrThrow(ctx.model.byId['rbac/subject'], p.subjectId);
-    return c.json({ data: { ...subject, identities: await accounts.identitiesOf(p.subjectId), roles: await accounts.rolesOf(p.subjectId), isAdmin: p.admin } });
+    const identities = await accounts.identitiesOf(p.subjectId);
+    return c.json({ data: { ...subject, identities, roles: await accounts.rolesOf(p.subjectId), isAdmin: p.admin, isAnonymous: identities.length === 0 } });
   });
 
-  /** a token without a subject (not signed in) and a nonce for wallet sign-in */
+  /**
+   * An anonymous session (spec §7: init returns jwt and refresh): a subject with no login yet, which
+   * registration or a wallet or Telegram sign-in upgrades into an account; and a nonce for wallet sign-in.
+   * Limited per client address: each call makes a subject (stale ones are deleted by a scheduled job).
+   */
   app.get(`${base}/init`, async (c) => {
-    const jwt = await signAccessToken(ctx.config.rbacJwtSecret, {});
-    return c.json({ data: { jwt, refresh: null, nonce: issueNonce(ctx.config.rbacJwtSecret) } });
+    await limit(c, 'init');
+    const subject = await ctx.repo.create(ctx.model.byId['rbac/subject'], {});
+    const session = await signIn(c, ctx, accounts, subject.id as string);
+    return c.json({ data: { ...session, nonce: issueNonce(ctx.config.rbacJwtSecret) } });
   });
+
+  /** the anonymous subject of the request's session, if it has one (to upgrade instead of making a new subject) */
+  async function anonymousOf(c: Context): Promise<{ subjectId: string; sessionId: string } | undefined> {
+    const p = await principalOf(c, ctx, accounts);
+    if (p.kind !== 'subject' || p.admin || !(await accounts.isAnonymous(p.subjectId))) return undefined;
+    return { subjectId: p.subjectId, sessionId: p.sessionId };
+  }
   app.get(`${base}/ethereum-virtual-machine/nonce`, (c) => c.json({ data: { nonce: issueNonce(ctx.config.rbacJwtSecret) } }));
 
   app.post(`${base}/refresh`, async (c) => {
@@ -88,13 +103,17 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     return c.json({ data: { loggedOut: true } });
   });
 
+  /** action[method|route] (ours) or permission[method|route|type] (the reference client's): 200 when allowed, 401/403 when not */
   app.get(`${base}/is-authorized`, async (c) => {
-    const method = (c.req.query('action[method]') ?? c.req.query('method') ?? '').toUpperCase();
-    const route = c.req.query('action[route]') ?? c.req.query('route') ?? '';
-    if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) throw badRequest('action[method] must be one of GET, POST, PUT, PATCH, DELETE');
-    if (!route.startsWith('/')) throw badRequest('action[route] must be a path starting with /');
+    const q = (name: string) => c.req.query(`action[${name}]`) ?? c.req.query(`permission[${name}]`) ?? c.req.query(name);
+    const method = (q('method') ?? '').toUpperCase();
+    const route = q('route') ?? '';
+    const type = q('type') ?? 'HTTP';
+    if (type !== 'HTTP') throw badRequest("permission[type] must be 'HTTP'", [{ field: 'permission[type]', rule: 'enum', message: "type must be 'HTTP'" }]);
+    if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) throw badRequest('action[method] must be one of GET, POST, PUT, PATCH, DELETE', [{ field: 'action[method]', rule: 'enum', message: 'method must be one of GET, POST, PUT, PATCH, DELETE' }]);
+    if (!route.startsWith('/')) throw badRequest('action[route] must be a path starting with /', [{ field: 'action[route]', rule: 'format', message: 'route must start with /' }]);
     await access.decide(c, method, route);
-    return c.json({ data: { authorized: true } });
+    return c.json({ data: { ok: true, authorized: true } });
   });
 
   app.post(`${base}/email-and-password/authentication`, async (c) => {
@@ -112,14 +131,16 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     await limit(c, 'registration', login);
     const email = login.toLowerCase();
     const secret = await hashPassword(password);
+    const anonymous = await anonymousOf(c);
     const { subjectId, identityId } = await ctx.database.transaction(async (tx) => {
       if (await accounts.identityBy('email_and_password', email, tx)) {
         throw new HttpError(409, 'An account with this email already exists', [{ field: 'login', rule: 'unique', message: 'login is already registered' }]);
       }
-      return accounts.register({ provider: 'email_and_password', account: email, email, emailVerifiedAt: null, ...secret }, tx);
+      return accounts.register({ provider: 'email_and_password', account: email, email, emailVerifiedAt: null, ...secret }, tx, anonymous?.subjectId);
     }).catch((e) => {
       throw fromDatabaseError(e, identity) ?? e;
     });
+    if (anonymous) await accounts.revoke(anonymous.sessionId, 'upgraded');
     mail.verify(identityId, email);
     return c.json({ data: await signIn(c, ctx, accounts, subjectId) }, 201);
   });
@@ -221,7 +242,8 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
    * links the wallet to itself. A wallet is never linked to an account by anyone else.
    */
   async function thirdParty(c: Context, provider: 'ethereum_virtual_machine' | 'telegram', account: string, currentPassword: unknown) {
-    const p = await principalOf(c, ctx, accounts);
+    const anonymous = await anonymousOf(c);
+    const p = anonymous ? ({ kind: 'anonymous' } as const) : await principalOf(c, ctx, accounts);
     let linking = false;
     if (p.kind === 'subject') {
       // linking a new login to the signed-in subject needs the owner's proof, as any added login does
@@ -240,8 +262,9 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
         await accounts.linkIdentity(tx, p.subjectId, created.id as string);
         return p.subjectId;
       }
-      return (await accounts.register({ provider, account }, tx)).subjectId;
+      return (await accounts.register({ provider, account }, tx, anonymous?.subjectId)).subjectId;
     });
+    if (anonymous) await accounts.revoke(anonymous.sessionId, 'upgraded');
     if (linking && p.kind === 'subject' && subjectId === p.subjectId) {
       const what = provider === 'telegram' ? `the Telegram account ${account}` : `the wallet ${account}`;
       mail.tell(await accounts.emailsOf(subjectId), 'A sign-in method was added to your account', `You can now sign in with ${what}.`);
