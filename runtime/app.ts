@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
+import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import type { Model } from '../engine/model.js';
@@ -13,6 +14,7 @@ import { Policy } from './crud/policy.js';
 import type { Plugin, PluginContext } from './plugin.js';
 import { modelRoute } from './http/model-route.js';
 import { openapiRoutes } from './http/openapi.js';
+import { routeMatcher } from './http/routes-known.js';
 import { addressLimiter } from './http/rate-limit.js';
 import { limitBodies, refuseNulInUrl, UPLOAD_BODY_BYTES } from './http/limits.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
@@ -75,6 +77,19 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
     if (c.req.path.startsWith('/assets/') || c.req.path.startsWith('/files/')) return;
     if (carriesCredentials(c) || c.res.headers.has('set-cookie')) c.res.headers.set('cache-control', 'no-store');
   });
+  // a storefront on another origin (CORS_ORIGINS): preflights answered and credentials allowed for exactly those
+  // origins; any other origin gets no CORS header at all
+  if (config.corsOrigins.length) {
+    const allowCors = cors({
+      origin: (origin) => (config.corsOrigins.includes(origin) ? origin : null),
+      credentials: true,
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Content-Type', 'Authorization', 'X-RBAC-SECRET-KEY'],
+      exposeHeaders: ['X-Total-Count', 'Retry-After'],
+      maxAge: 600,
+    });
+    app.use('/api/*', (c, next) => (config.corsOrigins.includes(c.req.header('origin') ?? '') ? allowCors(c, next) : next()));
+  }
   app.use(refuseNulInUrl);
   app.use(limitBodies((c) => isSignedCaller(c, config)));
   app.onError((err, c) => {
@@ -98,5 +113,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   modelRoute(app, model, (c) => ctx.caller(c));
   for (const p of plugins) p.routes?.(app, ctx);
   app.route('/api', crudRoutes({ model, repo, authorize, caller: (c) => ctx.caller(c), policy }));
+  let matcher: ((method: string, path: string) => boolean) | undefined;
+  ctx.hasRoute = (method, path) => (matcher ??= routeMatcher(app.routes, model))(method, path);
   return { app, repo, ctx, policy, log: logger };
 }

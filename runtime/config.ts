@@ -23,6 +23,8 @@ export interface Config {
   publicUrl: string;
   /** take the client address from X-Forwarded-For (behind a proxy you run) */
   trustProxy: boolean;
+  /** origins of storefronts on other hosts that may call the API with credentials (CORS_ORIGINS) */
+  corsOrigins: string[];
 }
 
 function secret(env: NodeJS.ProcessEnv, name: string, production: boolean, generated: string[]): string {
@@ -60,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     trustProxy: env.TRUST_PROXY === 'true',
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
   };
 }

@@ -27,6 +27,8 @@ export interface PluginContext {
   rateLimit: (name: string, limit: Limit) => AddressLimiter;
   /** true for the system key and for admins (as the accounts module resolved the caller while authorizing) */
   privileged: (c: Context) => Promise<boolean>;
+  /** whether the app has a route for METHOD PATH (set once every route is mounted) */
+  hasRoute?: (method: string, path: string) => boolean;
   /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
   services: Record<string, unknown>;
 }

@@ -78,10 +78,16 @@ export function validateBody(entity: Entity, model: Model, mode: 'create' | 'upd
   if (data === undefined) throw badRequest('Data is undefined');
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw badRequest(`${prefix || 'data'} must be an object`);
   const validate = validatorsOf(entity, model)[mode];
+  // a plain string for a language map is the default language's text ("alt": "Logo" → {"en": "Logo"})
+  const plain = entity.fields.filter((f) => f.kind === 'localized' && typeof (data as Record<string, unknown>)[f.name] === 'string');
+  if (plain.length) {
+    data = { ...(data as Record<string, unknown>) };
+    for (const f of plain) (data as Record<string, unknown>)[f.name] = { [model.defaultLanguage]: (data as Record<string, unknown>)[f.name] };
+  }
   // a blank generated field (slug, adminTitle) asks the server to generate it
   const blanks = entity.fields.filter((f) => f.generate && (data as Record<string, unknown>)[f.name] !== undefined && ['', null].includes((data as Record<string, never>)[f.name])).map((f) => f.name);
   if (blanks.length) {
-    data = { ...data };
+    data = { ...(data as Record<string, unknown>) };
     for (const name of blanks) delete (data as Record<string, unknown>)[name];
   }
   check(validate, data, prefix);

@@ -34,7 +34,7 @@ describe('storefront pages', () => {
   });
 
   it('urls: every url split into segments, entity segments filled in, / as empty', async () => {
-    const urls = (await server.api('GET', '/api/host/pages/urls')).body.data as { url: string; segments: string[] }[];
+    const urls = (await server.api('GET', '/api/host/pages/urls')).body.data.urls as { url: string; segments: string[] }[];
     expect(urls).toContainEqual({ url: '/', segments: [] });
     expect(urls).toContainEqual({ url: '/blog/articles/launch-week', segments: ['blog', 'articles', 'launch-week'] });
     expect(urls.some((u) => u.url.includes('['))).toBe(false);

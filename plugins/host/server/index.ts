@@ -42,7 +42,8 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
     if (!found) throw new HttpError(404, `No page for ${url.slice(0, 200)}`);
     return c.json({ data: found.page });
   });
-  app.get(`${base}/urls`, async (c) => c.json({ data: await allUrls(ctx) }));
+  // { data: { urls: [{ url, segments }] } }: the shape the spec's clients read (data.urls[].url)
+  app.get(`${base}/urls`, async (c) => c.json({ data: { urls: await allUrls(ctx) } }));
   app.get(`${base}/url-segment-value`, async (c) => {
     const url = c.req.query('url');
     const segment = c.req.query('segment');
@@ -63,6 +64,19 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   const limited = ctx.rateLimit('revalidate', options.revalidateLimit ?? DEFAULT_REVALIDATE_LIMIT);
   app.get('/api/revalidation/revalidate', async (c) => {
     await limited(c);
+    // ?tag= names an entity ('blog/article', 'blog.articles') — the pages that read it are dropped — or a page path
+    const tag = c.req.query('tag');
+    if (tag !== undefined) {
+      const key = tag.replace('.', '/');
+      const entity = ctx.model.entities.find((e) => `${e.module}/${e.name}` === key || `${e.module}/${e.route}` === key);
+      if (entity) {
+        storefrontOf(ctx).changed(entity.id, 'update');
+        return c.json({ data: { revalidated: true, tag, entity: entity.id } });
+      }
+      if (!tag.startsWith('/')) throw badRequest(`tag must name an entity (module/entity) or a page path starting with /`, [{ field: 'tag', rule: 'format', message: 'tag must be an entity or a path' }]);
+      storefrontOf(ctx).revalidate(tag, false);
+      return c.json({ data: { revalidated: true, tag, path: tag, type: 'page' } });
+    }
     const path = c.req.query('path') ?? '/';
     const asked = c.req.query('type') ?? 'page';
     if (!path.startsWith('/')) throw badRequest('path must start with /');

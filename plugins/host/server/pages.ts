@@ -26,6 +26,8 @@ export const encodePath = (url: string) => '/' + segmentsOf(url).map(encodeURICo
 
 export interface Placeholder {
   token: string;
+  /** both spellings of the segment without brackets: 'blog.article.slug' and 'blog.articles.slug' */
+  names: string[];
   /** 'blog.article' */
   key: string;
   entity: Entity;
@@ -33,15 +35,19 @@ export interface Placeholder {
 }
 
 /**
- * The entity segments a page url may hold: '[<module>.<entity>.<field>]' for every public entity's
- * unique text field (slugs). Known up front, so that resolving a url is a lookup on the unique url
- * index, not a scan of the pages.
+ * The entity segments a page url may hold: '[<module>.<entity>.<field>]', or the route form
+ * '[<module>.<route>.<field>]' (reference content writes '[blog.articles.slug]'), for every public entity's
+ * unique text field (slugs). Known up front, so that resolving a url is a lookup on the unique url index,
+ * not a scan of the pages.
  */
 export function placeholders(ctx: PluginContext): Placeholder[] {
   return ctx.model.entities.flatMap((e) =>
     e.access !== 'public'
       ? []
-      : e.fields.filter((f) => f.unique && f.kind === 'text' && !f.secret).map((f) => ({ token: `[${e.module}.${e.name}.${f.name}]`, key: `${e.module}.${e.name}`, entity: e, field: f.name })),
+      : e.fields.filter((f) => f.unique && f.kind === 'text' && !f.secret).flatMap((f) => {
+          const names = [...new Set([`${e.module}.${e.name}.${f.name}`, `${e.module}.${e.route}.${f.name}`])];
+          return names.map((name) => ({ token: `[${name}]`, names, key: `${e.module}.${e.name}`, entity: e, field: f.name }));
+        }),
   );
 }
 
@@ -89,7 +95,8 @@ export async function findBySegments(ctx: PluginContext, segments: string[]): Pr
     if (!c) continue;
     const et = ctx.database.tables[c.mark.entity.id];
     const [row] = await ctx.database.db.select(ctx.repo.publicColumns(c.mark.entity)).from(et).where(eq(et[c.mark.field], segments[c.index])).limit(1);
-    if (row) return { page, params: bare([[c.mark.key, row]]), values: bare([[c.mark.token.slice(1, -1), segments[c.index]]]) };
+    // the value answers to either spelling of the segment (url-segment-value?segment=[blog.articles.slug])
+    if (row) return { page, params: bare([[c.mark.key, row]]), values: bare(c.mark.names.map((n) => [n, segments[c.index]])) };
   }
   return undefined;
 }

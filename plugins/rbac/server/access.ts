@@ -74,7 +74,8 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
 
   /** plugin routes are checked here; generic CRUD routes by the authorizer, which also sees the row */
   const middleware: MiddlewareHandler = async function authorizeRoute(c, next) {
-    if (!crudEntityOf(ctx, c.req.path)) await decide(c, c.req.method, c.req.path);
+    // an unknown route is a 404 for everyone: only routes that exist are authorized
+    if (!crudEntityOf(ctx, c.req.path) && ctx.hasRoute?.(c.req.method, c.req.path) !== false) await decide(c, c.req.method, c.req.path);
     await next();
   };
 

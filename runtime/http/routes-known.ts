@@ -1,0 +1,33 @@
+import type { Model } from '../../engine/model.js';
+
+/** ':id' and ':id{[0-9]+}' → a segment; '*' → the rest */
+function toRegex(path: string): RegExp {
+  let re = '';
+  for (const part of path.split(/(:\w+(?:\{[^}]*\})?|\*)/)) {
+    if (!part) continue;
+    if (part === '*') re += '.*';
+    else if (part.startsWith(':')) {
+      const custom = /\{([^}]*)\}$/.exec(part)?.[1];
+      re += custom ? `(?:${custom})` : '[^/]+';
+    } else re += part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}/?$`);
+}
+
+/**
+ * Whether the app has a route for METHOD PATH: every mounted route (middleware left out), and the generic
+ * CRUD routes of the entities the model has. The accounts module asks it so that an unknown route answers
+ * 404 to everyone, instead of a 401 that tells a visitor to sign in for a page that does not exist.
+ */
+export function routeMatcher(routes: { method: string; path: string }[], model: Model) {
+  const patterns = routes
+    .filter((r) => r.method !== 'ALL' && !r.path.startsWith('/api/:module/:route'))
+    .map((r) => ({ method: r.method, re: toRegex(r.path) }));
+  const entities = new Set(model.entities.map((e) => `${e.module}/${e.route}`));
+  return (method: string, path: string): boolean => {
+    const m = method === 'HEAD' ? 'GET' : method;
+    if (patterns.some((p) => p.method === m && p.re.test(path))) return true;
+    const [api, module, route, ...rest] = path.split('/').filter(Boolean);
+    return api === 'api' && entities.has(`${module}/${route}`) && rest.length <= 1;
+  };
+}

@@ -1,0 +1,160 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import qs from 'qs';
+import { ROOT } from '../../engine/codegen.js';
+import { loadConfig } from '../../runtime/config.js';
+import { startServer } from '../../runtime/server.js';
+import { plugins } from '../../plugins/index.js';
+import { DIALECTS } from '../helpers/databases.js';
+
+const KEY = 'wire-secret-key-0123456789';
+
+/**
+ * The spec's API as its reference client calls it: query strings built by qs with encodeValuesOnly, every
+ * body a multipart form with a `data` JSON part, answers read as {data} and errors as {message, status, cause}.
+ * Run against a real server over HTTP, on each database.
+ */
+for (const d of DIALECTS) {
+  describe(`the API as real clients call it, on ${d.name}`, () => {
+    let server: Awaited<ReturnType<typeof startServer>>;
+    let base = '';
+    const db = d.make();
+    beforeAll(async () => {
+      const made = await db;
+      const config = loadConfig({ NODE_ENV: 'test', PORT: '0', DATABASE_URL: made.url, RBAC_SECRET_KEY: KEY, RBAC_JWT_SECRET: 'wire-jwt-secret-0123456789', LOG_LEVEL: 'silent', CORS_ORIGINS: 'https://shop.example' });
+      server = await startServer({ config, root: ROOT, plugins, web: 'off', seed: true });
+      base = `http://127.0.0.1:${server.port}`;
+    });
+    afterAll(async () => {
+      await server?.close();
+      await (await db).drop();
+    });
+
+    /** the reference client's request helper */
+    async function call(method: string, path: string, opts: { query?: unknown; data?: unknown; token?: string; system?: boolean; headers?: Record<string, string> } = {}) {
+      const q = opts.query ? '?' + qs.stringify(opts.query, { encodeValuesOnly: true }) : '';
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      if (opts.system) headers['x-rbac-secret-key'] = KEY;
+      let body: FormData | undefined;
+      if (opts.data !== undefined) {
+        body = new FormData();
+        body.append('data', JSON.stringify(opts.data));
+      }
+      const res = await fetch(base + path + q, { method, headers, body });
+      const text = await res.text();
+      let json: any;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = text;
+      }
+      return { status: res.status, body: json, headers: res.headers };
+    }
+
+    it('1. like and ilike mean contains, % and _ escaped; ilike on an id finds it by a prefix', async () => {
+      const landing = await call('GET', '/api/ecommerce/products', { query: { filters: { and: [{ column: 'adminTitle', method: 'ilike', value: 'landing' }] } } });
+      expect(landing.status).toBe(200);
+      expect(landing.body.data.map((p: { adminTitle: string }) => p.adminTitle)).toContain('Landing template');
+      expect((await call('GET', '/api/ecommerce/products', { query: { filters: { and: [{ column: 'adminTitle', method: 'ilike', value: '%' }] } } })).body.data).toEqual([]);
+      const one = landing.body.data[0];
+      const byId = await call('GET', '/api/ecommerce/products', { query: { filters: { or: [{ column: 'id', method: 'ilike', value: one.id.slice(0, 8) }] } } });
+      expect(byId.status).toBe(200);
+      expect(byId.body.data.map((p: { id: string }) => p.id)).toContain(one.id);
+    });
+
+    it('2. me without a token is 200 with data null', async () => {
+      const r = await call('GET', '/api/rbac/subjects/authentication/me');
+      expect(r).toMatchObject({ status: 200, body: { data: null } });
+    });
+
+    it('3. init answers jwt, refresh and nonce: an anonymous session', async () => {
+      const r = await call('GET', '/api/rbac/subjects/authentication/init');
+      expect(r.status).toBe(200);
+      expect(typeof r.body.data.refresh).toBe('string');
+      expect(r.body.data.refresh).not.toBe('null');
+      const me = await call('GET', '/api/rbac/subjects/authentication/me', { token: r.body.data.jwt });
+      expect(me.body.data).toMatchObject({ isAnonymous: true });
+    });
+
+    it('4. is-authorized takes permission[route|method|type] and answers ok', async () => {
+      const r = await call('GET', '/api/rbac/subjects/authentication/is-authorized', { query: { permission: { route: '/api/ecommerce/products', method: 'GET', type: 'HTTP' } } });
+      expect(r.body).toEqual({ data: { ok: true, authorized: true } });
+    });
+
+    it('5. a list tells its total in X-Total-Count and gets every row by default', async () => {
+      for (let i = 0; i < 3; i++) await call('POST', '/api/blog/categories', { system: true, data: { adminTitle: `wire ${i}` } });
+      const count = (await call('GET', '/api/blog/categories/count')).body.data as number;
+      const all = await call('GET', '/api/blog/categories');
+      expect(all.body.data).toHaveLength(count);
+      expect(all.headers.get('x-total-count')).toBe(String(count));
+      const page = await call('GET', '/api/blog/categories', { query: { limit: 2, offset: 1 } });
+      expect(page.body.data).toHaveLength(2);
+      expect(page.headers.get('x-total-count')).toBe(String(count));
+      const filtered = await call('GET', '/api/blog/categories', { query: { limit: 1, filters: { and: [{ column: 'adminTitle', method: 'ilike', value: 'wire' }] } } });
+      expect(filtered.headers.get('x-total-count')).toBe('3');
+    });
+
+    it('6. host urls answer data.urls[].url', async () => {
+      const r = await call('GET', '/api/host/pages/urls');
+      expect(r.body.data.urls).toContainEqual({ url: '/', segments: [] });
+      expect(r.body.data.urls.every((u: { url: string }) => typeof u.url === 'string')).toBe(true);
+    });
+
+    it('7. entity segments in the route form: [blog.articles.slug] in page urls and url-segment-value', async () => {
+      const page = await call('POST', '/api/host/pages', { system: true, data: { url: '/news/[blog.articles.slug]', title: 'News' } });
+      expect(page.status).toBe(201);
+      const found = await call('GET', '/api/host/pages/find-by-url', { query: { url: '/news/launch-week' } });
+      expect(found.body.data.url).toBe('/news/[blog.articles.slug]');
+      for (const segment of ['[blog.articles.slug]', '[blog.article.slug]']) {
+        expect((await call('GET', '/api/host/pages/url-segment-value', { query: { url: '/news/launch-week', segment } })).body.data).toBe('launch-week');
+      }
+      expect((await call('GET', '/api/host/pages/urls')).body.data.urls.map((u: { url: string }) => u.url)).toContain('/news/launch-week');
+    });
+
+    it('8. a plain string for a language map is the default language\'s text, in every entity', async () => {
+      const r = await call('POST', '/api/blog/categories', { system: true, data: { adminTitle: 'plain', title: 'Plain title' } });
+      expect(r.status).toBe(201);
+      expect(r.body.data.title).toEqual({ en: 'Plain title' });
+      const u = await call('PATCH', `/api/blog/categories/${r.body.data.id}`, { system: true, data: { subtitle: 'Sub' } });
+      expect(u.body.data.subtitle).toEqual({ en: 'Sub' });
+    });
+
+    it('11. CORS: preflight and credentials for exactly the configured origins, nothing for others', async () => {
+      const pre = await fetch(`${base}/api/ecommerce/products`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      expect(pre.headers.get('access-control-allow-credentials')).toBe('true');
+      const get = await fetch(`${base}/api/ecommerce/products`, { headers: { origin: 'https://shop.example' } });
+      expect(get.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      expect(get.headers.get('access-control-expose-headers')).toContain('X-Total-Count');
+      const other = await fetch(`${base}/api/ecommerce/products`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      expect(other.headers.get('access-control-allow-credentials')).toBeNull();
+      const otherGet = await fetch(`${base}/api/ecommerce/products`, { headers: { origin: 'https://evil.example' } });
+      expect(otherGet.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    it('12. unknown routes answer 404, to visitors too', async () => {
+      for (const path of ['/api/nothing-here', '/api/ecommerce/nothing', '/api/rbac/subjects/x/y/z/w', '/api/ecommerce/products/x/y']) {
+        const r = await call('GET', path);
+        expect(r.status, path).toBe(404);
+      }
+      // a real private route still asks for authorization
+      expect((await call('GET', '/api/rbac/identities')).status).toBe(401);
+    });
+
+    it('13. revalidation by tag: an entity or a page', async () => {
+      const byEntity = await call('GET', '/api/revalidation/revalidate', { query: { tag: 'blog.articles' } });
+      expect(byEntity.body.data).toMatchObject({ revalidated: true, entity: 'blog/article' });
+      const byPage = await call('GET', '/api/revalidation/revalidate', { query: { tag: '/blog' } });
+      expect(byPage.body.data).toMatchObject({ revalidated: true, path: '/blog' });
+      expect((await call('GET', '/api/revalidation/revalidate', { query: { tag: 'nothing' } })).status).toBe(400);
+    });
+
+    it('errors are {message, status, cause} naming the field and rule', async () => {
+      const r = await call('POST', '/api/blog/categories', { system: true, data: { adminTitle: 'x', colour: 'red' } });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ status: 400, cause: [{ field: 'colour', rule: 'unknown' }] });
+    });
+  });
+}
