@@ -140,7 +140,9 @@ for (const d of DIALECTS) {
       expect(mails[0].payload.text).toContain('message: Need a shop');
       // other writes in the module still need authorization
       expect((await t.call('POST', '/api/crm/requests', { data: { payload: {} } }, { auth: false })).status).toBe(401);
-      expect((await t.call('POST', `/api/crm/forms/${form.id}/steps`, { data: {} }, { auth: false })).status).toBe(401);
+      expect((await t.call('POST', '/api/crm/steps', { data: {} }, { auth: false })).status).toBe(401);
+      // a route that does not exist is a 404, for visitors too
+      expect((await t.call('POST', `/api/crm/forms/${form.id}/steps`, { data: {} }, { auth: false })).status).toBe(404);
     });
   });
 }
