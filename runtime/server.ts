@@ -29,11 +29,19 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** opens the database, applies pending migrations, seeds an empty database, and serves */
+/** opens the database, applies pending migrations (each in its own transaction), seeds an empty database */
 export async function prepare(opts: StartOptions) {
-  const generated = await loadGenerated(opts.generatedDir ?? join(opts.root, 'generated'));
+  const generatedDir = opts.generatedDir ?? join(opts.root, 'generated');
+  const migrationsDir = opts.migrationsDir ?? join(opts.root, 'migrations');
+  const generated = await loadGenerated(generatedDir);
   const database = openDatabase(opts.config.databaseUrl, generated.tables);
-  await database.migrate(opts.migrationsDir ?? join(opts.root, 'migrations'));
+  let migrated: string[];
+  try {
+    migrated = (await database.migrate(migrationsDir)).applied.map((m) => m.tag);
+  } catch (e) {
+    await database.close().catch(() => undefined);
+    throw e;
+  }
   const built = createApp({ model: generated.model, database, config: opts.config, plugins: opts.plugins });
   const empty = opts.seed !== false && (await isEmpty(built.repo));
   await ensureDefaults(built.repo, opts.plugins.flatMap((p) => (p.defaults ? [p.defaults] : [])));
@@ -41,10 +49,10 @@ export async function prepare(opts: StartOptions) {
   if (empty) {
     seeded = await seed(built.repo, opts.plugins.flatMap((p) => (p.seed ? [p.seed] : [])));
   }
-  return { ...built, database, model: generated.model, seeded };
+  return { ...built, database, model: generated.model, seeded, migrated };
 }
 
-export async function startServer(opts: StartOptions): Promise<Running & { seeded: number }> {
+export async function startServer(opts: StartOptions): Promise<Running & { seeded: number; migrated: string[] }> {
   const prepared = await prepare(opts);
   const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off', prepared.ctx.services.storefront as StorefrontRenderer | undefined);
   const server = await new Promise<ServerType>((resolve) => {
@@ -58,6 +66,7 @@ export async function startServer(opts: StartOptions): Promise<Running & { seede
     database: prepared.database,
     server,
     seeded: prepared.seeded,
+    migrated: prepared.migrated,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       await closeWeb();
