@@ -12,9 +12,10 @@ export interface StartOptions {
   config: Config;
   root: string;
   plugins: Plugin[];
-  /** defaults to <root>/generated and <root>/migrations */
+  /** defaults to <root>/generated, <root>/migrations and <root>/schemas */
   generatedDir?: string;
   migrationsDir?: string;
+  schemasDir?: string;
   /** seed an empty database with the plugins' demo rows (default true) */
   seed?: boolean;
   /** how the web apps are served (default: none) */
@@ -29,10 +30,20 @@ export interface Running {
   close(): Promise<void>;
 }
 
+/**
+ * In production nothing is generated: the manifests must need no migration beyond the committed ones (generated/
+ * is brought up to date from them when stale), or the start is refused with a message saying what to do.
+ */
+async function checkProduction(opts: StartOptions, generatedDir: string, migrationsDir: string) {
+  const { codegen } = await import('../engine/codegen.js');
+  await codegen({ production: true, schemasDir: opts.schemasDir ?? join(opts.root, 'schemas'), outDir: generatedDir, migrationsDir });
+}
+
 /** opens the database, applies pending migrations (each in its own transaction), seeds an empty database */
 export async function prepare(opts: StartOptions) {
   const generatedDir = opts.generatedDir ?? join(opts.root, 'generated');
   const migrationsDir = opts.migrationsDir ?? join(opts.root, 'migrations');
+  if (opts.config.production) await checkProduction(opts, generatedDir, migrationsDir);
   const generated = await loadGenerated(generatedDir);
   const database = openDatabase(opts.config.databaseUrl, generated.tables);
   let migrated: string[];
