@@ -33,6 +33,8 @@ const v1: Fields = {
 
 const raw = execute;
 
+const items = async (t: { call: (m: string, p: string) => Promise<{ body: any }> }) =>
+  (await t.call('GET', '/api/shop/items?orderBy[and][0][column]=createdAt&orderBy[and][0][method]=asc')).body.data as Record<string, unknown>[];
 const tagsOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta', '_journal.json'), 'utf8')).entries.map((e: { tag: string }) => e.tag);
 
 for (const d of DIALECTS) {
@@ -57,8 +59,6 @@ for (const d of DIALECTS) {
     };
     /** both dialects' histories describe the same changes */
     const sameHistories = () => expect(tagsOf(join(p.migrationsDir, 'sqlite'))).toEqual(tagsOf(join(p.migrationsDir, 'pg')));
-    const items = async (t: Awaited<ReturnType<typeof boot>>) =>
-      (await t.call('GET', '/api/shop/items?orderBy[and][0][column]=createdAt&orderBy[and][0][method]=asc')).body.data as Record<string, unknown>[];
     /** the API's rows match the JSON Schema the generated types are made from */
     const matchesTypes = (model: Model, rows: unknown[]) => {
       const ajv = new Ajv({ allErrors: true, strict: false });
@@ -215,6 +215,78 @@ for (const d of DIALECTS) {
       p.write('shop/item.json', item(fields));
       expect((await gen()).migration).toBeUndefined();
       expect(existsSync(join(p.outDir, 'model.json'))).toBe(true);
+    });
+  });
+}
+
+/** the conversions between kinds, on rows that convert (and a date that does not exist, which does not) */
+for (const d of DIALECTS) {
+  describe(`kind conversions on ${d.name}`, () => {
+    const p = scratchProject();
+    afterAll(() => p.remove());
+
+    it('converts every value with an explicit cast, and the API answers what the generated types say', async () => {
+      const db = await d.make();
+      const gen = () => codegen({ schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir });
+      const boot = () => bootApp(db, { generatedDir: p.outDir, migrationsDir: p.migrationsDir });
+      const before: Fields = {
+        b: { kind: 'text' }, n: { kind: 'text' }, dt: { kind: 'text' }, dd: { kind: 'text' }, loc: { kind: 'text' },
+        i2n: { kind: 'integer' }, n2i: { kind: 'number' }, e: { kind: 'text' }, b2i: { kind: 'boolean' },
+        d2d: { kind: 'datetime' }, u: { kind: 'text' }, s: { kind: 'integer' },
+      };
+      const after: Fields = {
+        b: { kind: 'boolean' }, n: { kind: 'number' }, dt: { kind: 'datetime' }, dd: { kind: 'date' }, loc: { kind: 'localized' },
+        i2n: { kind: 'number' }, n2i: { kind: 'integer' }, e: { kind: 'enum', values: ['a', 'b', 'c'] }, b2i: { kind: 'integer' },
+        d2d: { kind: 'date' }, u: { kind: 'text', format: 'uuid' }, s: { kind: 'text' },
+      };
+      try {
+        p.write('shop/item.json', item(before));
+        await gen();
+        let t = await boot();
+        expect((await t.call('POST', '/api/shop/items/bulk', {
+          data: [
+            { b: 'true', n: '1.5', dt: '2024-01-02T03:04:05Z', dd: '2024-02-29', loc: 'Hello', i2n: 3, n2i: 4, e: 'a', b2i: true, d2d: '2024-03-04T00:00:00.000Z', u: '3F2504E0-4F89-41D3-9A0C-0305E82C3301', s: 42 },
+            { b: ' 0 ', n: '-2e1', dt: '2024-01-02 10:00', i2n: -1, n2i: -1, e: 'b', b2i: false },
+            {},
+          ],
+        })).status).toBe(201);
+        await t.database.close();
+
+        p.write('shop/item.json', item(after));
+        const plan = await gen();
+        expect(plan.migration!.tag).toMatch(/^0001_shop_item_change_b_n_dt_dd_loc/);
+        t = await boot();
+        const rows = await items(t);
+        const pick = (k: string) => rows.map((r) => r[k]);
+        expect(pick('b')).toEqual([true, false, null]);
+        expect(pick('n')).toEqual([1.5, -20, null]);
+        expect(pick('dt')).toEqual(['2024-01-02T03:04:05.000Z', '2024-01-02T10:00:00.000Z', null]);
+        expect(pick('dd')).toEqual(['2024-02-29', null, null]);
+        expect(pick('loc')).toEqual([{ en: 'Hello' }, {}, {}]);
+        expect(pick('i2n')).toEqual([3, -1, null]);
+        expect(pick('n2i')).toEqual([4, -1, null]);
+        expect(pick('e')).toEqual(['a', 'b', null]);
+        expect(pick('b2i')).toEqual([1, 0, null]);
+        expect(pick('d2d')).toEqual(['2024-03-04', null, null]);
+        expect(pick('u')).toEqual(['3f2504e0-4f89-41d3-9a0c-0305e82c3301', null, null]);
+        expect(pick('s')).toEqual(['42', null, null]);
+        const ajv = new Ajv({ allErrors: true, strict: false });
+        (addFormats as unknown as (a: Ajv) => void)(ajv);
+        const validate = ajv.compile(rowSchema(t.model.byId['shop/item'], t.model));
+        for (const row of rows) expect(validate(row), JSON.stringify(validate.errors)).toBe(true);
+        await t.database.close();
+
+        // a date that does not exist does not convert: refused, named, nothing changed
+        await raw(db, `UPDATE shop_items SET s = '2024-02-30' WHERE s = '42'`);
+        p.write('shop/item.json', item({ ...after, s: { kind: 'date' } }));
+        await gen();
+        const refused = await bootApp(db, { generatedDir: p.outDir, migrationsDir: p.migrationsDir }).catch((e) => e);
+        expect(refused).toBeInstanceOf(MigrationError);
+        expect(refused.message).toContain("shop/item.s changes from text to date, but 1 row(s) hold a value that is not a date (YYYY-MM-DD), e.g. '2024-02-30'");
+        expect((await raw(db, `SELECT s FROM shop_items WHERE s IS NOT NULL`)).map((r) => r.s)).toEqual(['2024-02-30']);
+      } finally {
+        await db.drop();
+      }
     });
   });
 }
