@@ -290,3 +290,44 @@ for (const d of DIALECTS) {
     });
   });
 }
+
+/** a required reference added with a default target: the stored rows and new ones point at it */
+for (const d of DIALECTS) {
+  describe(`a required reference with a default on ${d.name}`, () => {
+    const p = scratchProject();
+    afterAll(() => p.remove());
+
+    it('fills the stored rows with the default target, and refuses when that target is not there', async () => {
+      const db = await d.make();
+      const gen = () => codegen({
+        schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir,
+        canReplace: async (last) => !(await appliedMigrations(db.url))?.some((a) => a.createdAt >= last.when),
+      });
+      const boot = () => bootApp(db, { generatedDir: p.outDir, migrationsDir: p.migrationsDir });
+      try {
+        p.write('shop/category.json', category);
+        p.write('shop/item.json', item({ code: { kind: 'text' } }));
+        await gen();
+        let t = await boot();
+        const cat = (await t.call('POST', '/api/shop/categories', { data: { slug: 'general' } })).body.data;
+        await t.call('POST', '/api/shop/items/bulk', { data: [{ code: 'a' }, { code: 'b' }] });
+        await t.database.close();
+
+        p.write('shop/item.json', item({ code: { kind: 'text' }, categoryId: { kind: 'reference', to: 'category', required: true, default: '00000000-0000-4000-8000-00000000000f' } }));
+        await gen();
+        const refused = await boot().catch((e) => e);
+        expect(refused).toBeInstanceOf(MigrationError);
+        expect(refused.message).toContain('shop/item.categoryId is required, but 2 stored row(s) need a shop/category with id 00000000-0000-4000-8000-00000000000f, and there is none');
+
+        p.write('shop/item.json', item({ code: { kind: 'text' }, categoryId: { kind: 'reference', to: 'category', required: true, default: cat.id } }));
+        expect((await gen()).migration).toMatchObject({ tag: '0001_shop_item_add_category_id', replaced: '0001_shop_item_add_category_id' });
+        t = await boot();
+        expect((await items(t)).map((r) => r.categoryId)).toEqual([cat.id, cat.id]);
+        expect((await t.call('POST', '/api/shop/items', { data: { code: 'c' } })).body.data.categoryId).toBe(cat.id);
+        await t.database.close();
+      } finally {
+        await db.drop();
+      }
+    });
+  });
+}
