@@ -248,7 +248,7 @@ export function conversion(
       fails: base.fails
         ? { sqlite: (c) => `CASE WHEN ${base.fails!.sqlite(c)} THEN 1 ELSE ${missing.sqlite(c)} END`, pg: (c) => `CASE WHEN ${base.fails!.pg(c)} THEN true ELSE ${missing.pg(c)} END` }
         : missing,
-      failure: base.fails ? `is not the id of a ${to.target} row` : `is not the id of a ${to.target} row`,
+      failure: `is not the id of a row of ${to.target}`,
     };
   }
   return conv;

@@ -163,8 +163,6 @@ interface Change {
   verb: 'create' | 'drop' | 'add' | 'rename' | 'change';
   field?: string;
   detail?: string;
-  /** a change only the model state sees (no SQL type changes): still a migration of its own */
-  semantic?: boolean;
 }
 
 interface Guard {
@@ -359,7 +357,6 @@ export async function planMigration(opts: {
         continue;
       }
       const detail: string[] = [];
-      let semantic = false;
       const kindChanged = storageOf(pc) !== storageOf(cc) || pc.kind !== cc.kind;
       const narrowed = cc.kind === 'enum' && pc.kind === 'enum' && (pc.values ?? []).some((v) => !cc.values!.includes(v));
       const retargeted = cc.kind === 'reference' && pc.kind === 'reference' && pc.target !== cc.target;
@@ -374,7 +371,6 @@ export async function planMigration(opts: {
         if (kindChanged) detail.push(`${pc.kind} → ${cc.kind}`);
         if (narrowed) detail.push(`values ${cc.values!.join(', ')}`);
         if (retargeted) detail.push(`to ${f.target}`);
-        semantic = storageOf(pc) === storageOf(cc) || kindChanged;
       }
       if (cc.notNull && !pc.notNull) {
         const value = f.backfill ?? f.default;
@@ -392,7 +388,7 @@ export async function planMigration(opts: {
       }
       if (!!cc.index !== !!pc.index) detail.push(cc.index ? 'indexed' : 'not indexed');
       if (JSON.stringify(cc.default) !== JSON.stringify(pc.default)) detail.push(cc.default === undefined ? 'no default' : `default ${JSON.stringify(cc.default)}`);
-      if (detail.length) changes.push({ table: e.table, entity: e.id, verb: 'change', field: f.name, detail: `${f.name} (${detail.join(', ')})`, semantic });
+      if (detail.length) changes.push({ table: e.table, entity: e.id, verb: 'change', field: f.name, detail: `${f.name} (${detail.join(', ')})` });
     }
     for (const group of ct.unique) {
       if (pt.unique.some((g) => g.join() === group.join())) continue;
@@ -545,7 +541,6 @@ function backfillOf(
   if (f.kind === 'reference') {
     const target = model.byId[f.target!];
     const need = isNew ? '1 = 1' : `${q(f.column)} IS NULL`;
-    let described: string;
     const exists = {} as Record<Dialect, string>;
     for (const d of DIALECTS) {
       if (isBackfillMatch(raw)) {
@@ -562,7 +557,7 @@ function backfillOf(
         exists[d] = targetRows(target.table)(d, d === 'pg' ? `${literal(raw, f, d)}::uuid` : literal(raw, f, d));
       }
     }
-    described = isBackfillMatch(raw) ? Object.entries(raw.match).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' and ') : `id ${raw}`;
+    const described = isBackfillMatch(raw) ? Object.entries(raw.match).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' and ') : `id ${raw}`;
     const sql = {} as Record<Dialect, string>;
     for (const d of DIALECTS) {
       sql[d] = `SELECT CASE WHEN ${exists[d]} THEN 0 ELSE (SELECT count(*) FROM ${q(e.table)} WHERE ${need}) END AS failing, NULL AS example, NULL AS "row";`;
