@@ -19,7 +19,8 @@ function valueSchema(field: Field, model: Model, nullable: boolean): Schema {
   };
   if (field.default !== undefined) base.default = field.default;
   if (!nullable) return base;
-  if (typeof base.type === 'string') return { ...base, type: [base.type, 'null'] };
+  // an enum lists null too, or a stored null would break the row's own schema (and its generated type)
+  if (typeof base.type === 'string') return { ...base, type: [base.type, 'null'], ...(Array.isArray(base.enum) && { enum: [...base.enum, null] }) };
   if (Object.keys(base).every((k) => ['title', 'description', 'default'].includes(k))) return base;
   return { anyOf: [base, { type: 'null' }], ...(field.title && { title: field.title }) };
 }

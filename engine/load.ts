@@ -1,29 +1,61 @@
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { Entity, Field, FieldSpec, Manifest, Model, Ownership } from './model.js';
-import { snake } from './model.js';
+import { camel, isBackfillMatch, snake, tableVar, typeName } from './model.js';
+import { fieldTypes, UUID_RE } from './fields/index.js';
+import { locate, parseErrorLocation } from './json-source.js';
+import { reservedModule, reservedRoute } from './reserved.js';
 
 export interface ManifestProblem {
+  /** the manifest, relative to the schemas folder */
   file: string;
   /** JSON pointer into the manifest */
   path: string;
   rule: string;
   message: string;
+  /** 1-based line and column of what `path` names in the file, when the file can be read */
+  line?: number;
+  column?: number;
 }
+
+const where = (p: ManifestProblem) => p.file + (p.line ? `:${p.line}:${p.column}` : '');
 
 /** Thrown when one or more manifests are invalid; its message lists every problem. */
 export class ManifestError extends Error {
   constructor(public problems: ManifestProblem[]) {
     super(
       'Invalid manifest' + (problems.length > 1 ? 's' : '') + ':\n' +
-        problems.map((p) => `  ${p.file} at ${p.path || '/'}: ${p.message} (rule: ${p.rule})`).join('\n'),
+        problems.map((p) => `  ${where(p)} at ${p.path || '/'}: ${p.message} (rule: ${p.rule})`).join('\n'),
     );
     this.name = 'ManifestError';
   }
 }
 
+/**
+ * Gives each problem the line and column of its JSON path in its file (files relative to `schemasDir`).
+ * Problems that already have one, or whose file is gone, are left as they are.
+ */
+export function locateProblems(problems: ManifestProblem[], schemasDir: string, texts = new Map<string, string>()): ManifestProblem[] {
+  return problems.map((p) => {
+    if (p.line) return p;
+    let text = texts.get(p.file);
+    if (text === undefined) {
+      const path = join(schemasDir, p.file);
+      if (!p.file.endsWith('.json') || !existsSync(path)) return p;
+      text = readFileSync(path, 'utf8');
+      texts.set(p.file, text);
+    }
+    return { ...p, ...locate(text, p.path) };
+  });
+}
+
 const META_DIR = 'meta';
+const LOCALIZED_UNIQUE =
+  'a localized field cannot be unique: its value is a map of languages, so uniqueness would compare whole maps ' +
+  '(two rows could share a title in one language, and adding a language would make equal titles differ); ' +
+  'make a text field (such as a slug) unique instead';
 
 function commonFields(variants: string[], defaultVariant: string, relation: boolean): Field[] {
   const fields: Field[] = [
@@ -41,9 +73,14 @@ function tableName(module: string, route: string) {
   return snake(module) + '_' + snake(route);
 }
 
+const COMMON_NAMES = ['id', 'createdAt', 'updatedAt', 'variant', 'className', 'orderIndex'];
+
 /**
  * Reads every manifest under `schemasDir/<module>/*.json`, validates it against
- * `schemasDir/meta/manifest.schema.json`, and builds the model graph.
+ * `schemasDir/meta/manifest.schema.json` and the rules the meta-schema cannot say (bounds, defaults that break
+ * their own field's rules, references, reserved routes, type-name collisions, ownership), and builds the model
+ * graph. Every problem of every manifest is reported at once, each with file, line and column, JSON path and
+ * rule; a manifest that is itself broken is reported once, not again by every manifest that refers to it.
  * @example const model = loadModel('schemas'); model.byId['ecommerce/product'].fields
  */
 export function loadModel(schemasDir: string): Model {
@@ -52,10 +89,13 @@ export function loadModel(schemasDir: string): Model {
     languages: string[];
     default: string;
   };
-  const ajv = new Ajv({ allErrors: true, strict: false, formats: { regex: isRegex } });
+  const ajv = new Ajv({ allErrors: true, strict: false, formats: { regex: isRegex, uuid: UUID_RE } });
   const validate = ajv.compile<Manifest>(metaSchema);
   const problems: ManifestProblem[] = [];
+  const texts = new Map<string, string>();
   const manifests: { module: string; file: string; manifest: Manifest }[] = [];
+  /** ids of manifests that exist but are broken: references to them are not reported again */
+  const broken = new Set<string>();
 
   const modules = readdirSync(schemasDir)
     .filter((d) => d !== META_DIR && !d.startsWith('.') && statSync(join(schemasDir, d)).isDirectory())
@@ -65,19 +105,35 @@ export function loadModel(schemasDir: string): Model {
       problems.push({ file: module + '/', path: '', rule: 'module-name', message: 'module folder names are kebab-case' });
       continue;
     }
-    for (const fileName of readdirSync(join(schemasDir, module)).filter((f) => f.endsWith('.json')).sort()) {
-      const file = relative(schemasDir, join(schemasDir, module, fileName));
+    const files = readdirSync(join(schemasDir, module)).filter((f) => f.endsWith('.json')).sort();
+    const reserved = reservedModule(module);
+    if (reserved) {
+      problems.push({
+        file: module + '/', path: '', rule: 'reserved',
+        message: `the module name '${module}' would shadow ${reserved.path}, which the platform serves (${reserved.by}); choose another folder name`,
+      });
+      for (const f of files) broken.add(`${module}/${f.replace(/\.json$/, '')}`);
+      continue;
+    }
+    for (const fileName of files) {
+      const file = relative(schemasDir, join(schemasDir, module, fileName)).split('\\').join('/');
+      const id = `${module}/${fileName.replace(/\.json$/, '')}`;
+      const text = readFileSync(join(schemasDir, module, fileName), 'utf8');
+      texts.set(file, text);
       let manifest: Manifest;
       try {
-        manifest = JSON.parse(readFileSync(join(schemasDir, module, fileName), 'utf8'));
+        manifest = JSON.parse(text);
       } catch (e) {
-        problems.push({ file, path: '', rule: 'json', message: 'not valid JSON: ' + (e as Error).message });
+        broken.add(id);
+        problems.push({ file, path: '', rule: 'json', message: 'not valid JSON: ' + (e as Error).message, ...parseErrorLocation(text, e as Error) });
         continue;
       }
       if (!validate(manifest)) {
+        broken.add(id);
         for (const err of validate.errors ?? []) {
           if (err.keyword === 'if') continue; // the failing branch is reported by its own errors
           if (err.keyword === 'propertyNames') continue; // reported by the nested error, which names the property
+          if (err.keyword === 'oneOf' && validate.errors!.some((x) => x !== err && x.instancePath.startsWith(err.instancePath))) continue;
           if (err.propertyName !== undefined) {
             const common = err.keyword === 'not';
             problems.push({
@@ -88,12 +144,20 @@ export function loadModel(schemasDir: string): Model {
             });
             continue;
           }
-          const detail = err.keyword === 'additionalProperties'
-            ? `unknown keyword '${(err.params as { additionalProperty: string }).additionalProperty}'`
+          const extra = err.keyword === 'additionalProperties' ? (err.params as { additionalProperty: string }).additionalProperty : undefined;
+          const fieldKind = /^\/fields\/[^/]+$/.test(err.instancePath)
+            ? (manifest.fields?.[err.instancePath.split('/')[2]] as FieldSpec | undefined)?.kind
+            : undefined;
+          if (extra === 'unique' && fieldKind === 'localized') {
+            problems.push({ file, path: `${err.instancePath}/unique`, rule: 'unique-localized', message: LOCALIZED_UNIQUE });
+            continue;
+          }
+          const detail = extra !== undefined
+            ? `unknown keyword '${extra}'` + (fieldKind ? ` for a ${fieldKind} field` : '')
             : err.keyword === 'enum'
               ? `${err.message}: ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
               : err.message ?? 'invalid';
-          problems.push({ file, path: err.instancePath, rule: err.keyword, message: detail });
+          problems.push({ file, path: extra !== undefined ? `${err.instancePath}/${extra}` : err.instancePath, rule: err.keyword, message: detail });
         }
         continue;
       }
@@ -107,6 +171,7 @@ export function loadModel(schemasDir: string): Model {
   const ids = new Set(manifests.map((m) => `${m.module}/${m.manifest.name}`));
   const routes = new Map<string, string>();
   const entities: Entity[] = [];
+  const languageModel = { languages: langs.languages } as Model;
   for (const { module, file, manifest } of manifests) {
     const id = `${module}/${manifest.name}`;
     const routeKey = `${module}/${manifest.route}`;
@@ -114,6 +179,14 @@ export function loadModel(schemasDir: string): Model {
       problems.push({ file, path: '/route', rule: 'unique-route', message: `route '${manifest.route}' is also used by ${routes.get(routeKey)}` });
     }
     routes.set(routeKey, file);
+    const reserved = reservedRoute(module, manifest.route, id);
+    if (reserved) {
+      problems.push({
+        file, path: '/route', rule: 'reserved',
+        message: `/api/${module}/${manifest.route} would shadow routes the platform serves there (${reserved.by})` +
+          (reserved.entity ? `; only ${reserved.entity} may use it` : '') + '; choose another route',
+      });
+    }
     const variants = manifest.variants ?? ['default'];
     const defaultVariant = variants.includes('default') ? 'default' : variants[0];
     const fields = commonFields(variants, defaultVariant, !!manifest.relation);
@@ -122,25 +195,51 @@ export function loadModel(schemasDir: string): Model {
       // language maps default to an empty map (spec: "default empty")
       if (field.kind === 'localized' && field.default === undefined) field.default = {};
       const at = `/fields/${name}`;
+      const problem = (path: string, rule: string, message: string) => problems.push({ file, path: at + path, rule, message });
       if (field.kind === 'reference') {
         const target = field.to!.includes('/') ? field.to! : `${module}/${field.to}`;
-        if (!ids.has(target)) {
-          problems.push({ file, path: at + '/to', rule: 'reference', message: `no entity '${target}' (expected a manifest schemas/${target}.json)` });
+        if (!ids.has(target) && !broken.has(target)) {
+          problem('/to', 'reference', `no entity '${target}' (expected a manifest schemas/${target}.json)`);
         }
         field.target = target;
         field.onDelete ??= 'cascade';
         if (field.onDelete === 'set null' && field.required) {
-          problems.push({ file, path: at + '/onDelete', rule: 'reference', message: "a required reference cannot use onDelete 'set null'" });
+          problem('/onDelete', 'reference', "a required reference cannot use onDelete 'set null'");
         }
       }
       if (field.pattern !== undefined && !isRegex(field.pattern)) {
-        problems.push({ file, path: at + '/pattern', rule: 'format', message: 'not a valid regular expression' });
+        problem('/pattern', 'format', 'not a valid regular expression');
+      }
+      if (field.minimum !== undefined && field.maximum !== undefined && field.minimum > field.maximum) {
+        problem('/minimum', 'bounds', `minimum ${field.minimum} is greater than maximum ${field.maximum}: no value could be stored`);
+      }
+      if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) {
+        problem('/minLength', 'bounds', `minLength ${field.minLength} is greater than maxLength ${field.maxLength}: no value could be stored`);
       }
       if (field.kind === 'enum' && field.default !== undefined && !field.values!.includes(field.default as string)) {
-        problems.push({ file, path: at + '/default', rule: 'enum', message: `default '${field.default}' is not one of ${field.values!.join(', ')}` });
+        problem('/default', 'enum', `default '${field.default}' is not one of ${field.values!.join(', ')}`);
+      } else {
+        for (const key of ['default', 'backfill'] as const) {
+          if (field[key] === undefined || (key === 'backfill' && isBackfillMatch(field[key]))) continue;
+          const broke = valueProblem(field, languageModel, field[key]);
+          if (broke) problem('/' + key, key, `${key} ${JSON.stringify(field[key])} breaks the field's own rules: ${broke}`);
+        }
       }
       if (field.secret && (field.unique || field.generate)) {
-        problems.push({ file, path: at + '/secret', rule: 'secret', message: 'a secret field cannot be unique or generated' });
+        problem('/secret', 'secret', 'a secret field cannot be unique or generated');
+      }
+      if (field.renamedFrom !== undefined) {
+        if (field.renamedFrom === name) problem('/renamedFrom', 'rename', 'a field cannot be renamed from its own name');
+        else if (COMMON_NAMES.includes(field.renamedFrom)) problem('/renamedFrom', 'rename', `'${field.renamedFrom}' is a common field; it cannot be renamed`);
+        else if (manifest.fields[field.renamedFrom]) problem('/renamedFrom', 'rename', `'${field.renamedFrom}' is still declared: a rename leaves the old name behind`);
+      }
+      if (isBackfillMatch(field.backfill) && field.kind === 'reference' && ids.has(field.target!)) {
+        const target = manifests.find((m) => `${m.module}/${m.manifest.name}` === field.target)!.manifest;
+        for (const key of Object.keys(field.backfill.match)) {
+          if (!target.fields[key] && !['id', 'variant', 'className'].includes(key)) {
+            problem(`/backfill/match/${key}`, 'backfill', `${field.target} has no field '${key}' to match on`);
+          }
+        }
       }
       fields.push(field);
     }
@@ -151,10 +250,10 @@ export function loadModel(schemasDir: string): Model {
       }
     }
     for (const [i, group] of (manifest.unique ?? []).entries()) {
-      for (const name of group) {
-        if (!fields.some((x) => x.name === name)) {
-          problems.push({ file, path: `/unique/${i}`, rule: 'unique', message: `no field '${name}'` });
-        }
+      for (const [j, name] of group.entries()) {
+        const f = fields.find((x) => x.name === name);
+        if (!f) problems.push({ file, path: `/unique/${i}/${j}`, rule: 'unique', message: `no field '${name}'` });
+        else if (f.kind === 'localized') problems.push({ file, path: `/unique/${i}/${j}`, rule: 'unique-localized', message: LOCALIZED_UNIQUE });
       }
     }
     for (const f of fields) {
@@ -174,14 +273,18 @@ export function loadModel(schemasDir: string): Model {
     }
     tables.set(e.table, e.file);
   }
+  problems.push(...nameCollisions(entities));
   const byId = new Map(entities.map((e) => [e.id, e]));
   for (const { module, file, manifest } of manifests) {
     const entity = byId.get(`${module}/${manifest.name}`)!;
-    entity.owner = resolveOwner(entity, manifest.owner, byId, (path, message) => problems.push({ file, path, rule: 'owner', message }));
+    const through = typeof manifest.owner === 'object' ? manifest.owner.through : undefined;
+    entity.owner = resolveOwner(entity, manifest.owner, byId, (path, message) => {
+      if (!(through && broken.has(through))) problems.push({ file, path, rule: 'owner', message });
+    });
   }
   for (const { module, file, manifest } of manifests) {
     const entity = byId.get(`${module}/${manifest.name}`)!;
-    checkOwnerChain(entity, byId, (message) => problems.push({ file, path: '/owner', rule: 'owner', message }));
+    checkOwnerChain(entity, byId, broken, (message) => problems.push({ file, path: '/owner', rule: 'owner', message }));
     for (const f of entity.fields) {
       const roles = [...(f.access?.read ?? []), ...(f.access?.write ?? [])];
       if (roles.includes('owner') && !entity.owner) {
@@ -190,7 +293,7 @@ export function loadModel(schemasDir: string): Model {
       if (f.secret && f.access?.read) problems.push({ file, path: `/fields/${f.name}/access/read`, rule: 'secret', message: 'a secret field is never read: leave out access.read' });
     }
   }
-  if (problems.length) throw new ManifestError(problems);
+  if (problems.length) throw new ManifestError(locateProblems(problems, schemasDir, texts));
 
   entities.sort((a, b) => a.id.localeCompare(b.id));
   return {
@@ -200,6 +303,56 @@ export function loadModel(schemasDir: string): Model {
     entities,
     byId: Object.fromEntries(entities.map((e) => [e.id, e])),
   };
+}
+
+let valueAjv: Ajv | undefined;
+/** why a value breaks its field's own rules (the JSON Schema a body's value is checked with), or undefined */
+function valueProblem(field: Field, model: Model, value: unknown): string | undefined {
+  if (!valueAjv) {
+    valueAjv = new Ajv({ allErrors: true, strict: false });
+    (addFormats as unknown as (a: Ajv) => void)(valueAjv);
+  }
+  let validate;
+  try {
+    validate = valueAjv.compile((fieldTypes[field.kind].jsonSchema as (f: Field, m: Model) => object)(field, model));
+  } catch (e) {
+    return `its schema does not compile (${(e as Error).message})`;
+  }
+  if (validate(value)) return undefined;
+  return (validate.errors ?? [])
+    .filter((e) => e.keyword !== 'propertyNames' && e.keyword !== 'if')
+    .map((e) => (e.keyword === 'enum' && e.propertyName !== undefined
+      ? `'${e.propertyName}' is not a configured language (${model.languages.join(', ')})`
+      : `${e.instancePath ? e.instancePath.slice(1) + ' ' : ''}${e.message}`))
+    .join('; ');
+}
+
+/**
+ * Names the generated code declares per entity (row and create types, drizzle table, client method) must be
+ * unique: `blog/comment` and `blog/comment-create` would both declare BlogCommentCreate.
+ */
+function nameCollisions(entities: Entity[]): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  const seen = new Map<string, { entity: Entity; what: string }>();
+  for (const e of [...entities].sort((a, b) => a.id.localeCompare(b.id))) {
+    const names: [string, string][] = [
+      [typeName(e), 'its row type'],
+      [typeName(e) + 'Create', 'its create type'],
+      ['table:' + tableVar(e), 'its drizzle table'],
+      ['client:' + camel(e.module) + '.' + camel(e.route), 'its client method'],
+    ];
+    for (const [name, what] of names) {
+      const other = seen.get(name);
+      if (other && other.entity !== e) {
+        const shown = name.replace(/^(table|client):/, '');
+        problems.push({
+          file: e.file, path: name.startsWith('client:') || name.startsWith('table:') ? '/route' : '/name', rule: 'name-collision',
+          message: `${e.id} would declare ${shown} (${what}), which ${other.entity.id} already declares (${other.what}); rename one of them`,
+        });
+      } else if (!other) seen.set(name, { entity: e, what });
+    }
+  }
+  return problems;
 }
 
 const SUBJECT = 'rbac/subject';
@@ -236,12 +389,13 @@ function resolveOwner(entity: Entity, declared: Manifest['owner'], byId: Map<str
 }
 
 /** an owner field must lead to rbac/subject through owned entities, without a cycle */
-function checkOwnerChain(entity: Entity, byId: Map<string, Entity>, problem: (message: string) => void) {
+function checkOwnerChain(entity: Entity, byId: Map<string, Entity>, broken: Set<string>, problem: (message: string) => void) {
   const seen = new Set<string>();
   let at: Entity | undefined = entity;
   while (at?.owner?.kind === 'field' && at.owner.target !== SUBJECT) {
     if (seen.has(at.id)) return problem(`the owner chain of ${entity.id} loops through ${at.id}`);
     seen.add(at.id);
+    if (broken.has(at.owner.target)) return; // reported in its own file
     const next = byId.get(at.owner.target);
     if (!next?.owner) return problem(`'${at.owner.field}' points at ${at.owner.target}, which no subject owns: point it at ${SUBJECT} or at an owned entity`);
     at = next;

@@ -27,7 +27,23 @@ export interface FieldSpec {
   onDelete?: 'cascade' | 'set null' | 'restrict';
   /** who reads and who writes the field: role slugs plus the built-ins public, signed-in, owner, admin */
   access?: FieldAccess;
+  /** a required text field accepts "" only with this */
+  allowEmpty?: boolean;
+  /** the field's previous name: the next migration renames the column instead of dropping it */
+  renamedFrom?: string;
+  /**
+   * the value the rows already stored get when the field is added as, or made, required (not a default for
+   * new rows); on a reference, `{ "match": { "<field>": <value> } }` picks the target row by a field of it
+   */
+  backfill?: unknown;
 }
+
+/** a reference's backfill rule: the target row whose fields equal these */
+export interface BackfillMatch {
+  match: Record<string, unknown>;
+}
+export const isBackfillMatch = (b: unknown): b is BackfillMatch =>
+  !!b && typeof b === 'object' && !Array.isArray(b) && 'match' in b;
 
 /** built-in access roles; any other name is the slug of an rbac/role */
 export const BUILTIN_ROLES = ['public', 'signed-in', 'owner', 'admin'] as const;
@@ -109,3 +125,8 @@ export function fieldOf(entity: Entity, name: string): Field | undefined {
 export const snake = (s: string) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()).replace(/-/g, '_');
 export const camel = (s: string) => s.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 export const pascal = (s: string) => camel(s).replace(/^./, (c) => c.toUpperCase());
+
+/** the TypeScript name of an entity's row type, e.g. EcommerceProduct (the create type adds 'Create') */
+export const typeName = (e: { module: string; name: string }) => pascal(e.module) + pascal(e.name);
+/** the exported name of an entity's drizzle table: module in camelCase + route in PascalCase */
+export const tableVar = (e: { module: string; route: string }) => camel(e.module) + pascal(e.route);

@@ -13,9 +13,10 @@ export interface StartOptions {
   config: Config;
   root: string;
   plugins: Plugin[];
-  /** defaults to <root>/generated and <root>/migrations */
+  /** defaults to <root>/generated, <root>/migrations and <root>/schemas */
   generatedDir?: string;
   migrationsDir?: string;
+  schemasDir?: string;
   /** seed an empty database with the plugins' demo rows (default true) */
   seed?: boolean;
   /** how the web apps are served (default: none) */
@@ -32,11 +33,29 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** opens the database, applies pending migrations, seeds an empty database, and serves */
+/**
+ * In production nothing is generated: the manifests must need no migration beyond the committed ones (generated/
+ * is brought up to date from them when stale), or the start is refused with a message saying what to do.
+ */
+async function checkProduction(opts: StartOptions, generatedDir: string, migrationsDir: string) {
+  const { codegen } = await import('../engine/codegen.js');
+  await codegen({ production: true, schemasDir: opts.schemasDir ?? join(opts.root, 'schemas'), outDir: generatedDir, migrationsDir });
+}
+
+/** opens the database, applies pending migrations (each in its own transaction), seeds an empty database */
 export async function prepare(opts: StartOptions) {
-  const generated = await loadGenerated(opts.generatedDir ?? join(opts.root, 'generated'));
+  const generatedDir = opts.generatedDir ?? join(opts.root, 'generated');
+  const migrationsDir = opts.migrationsDir ?? join(opts.root, 'migrations');
+  if (opts.config.production) await checkProduction(opts, generatedDir, migrationsDir);
+  const generated = await loadGenerated(generatedDir);
   const database = openDatabase(opts.config.databaseUrl, generated.tables);
-  await database.migrate(opts.migrationsDir ?? join(opts.root, 'migrations'));
+  let migrated: string[];
+  try {
+    migrated = (await database.migrate(migrationsDir)).applied.map((m) => m.tag);
+  } catch (e) {
+    await database.close().catch(() => undefined);
+    throw e;
+  }
   const built = createApp({ model: generated.model, database, config: opts.config, plugins: opts.plugins, log: opts.log });
   const empty = opts.seed !== false && (await isEmpty(built.repo));
   await ensureDefaults(built.repo, opts.plugins.flatMap((p) => (p.defaults ? [p.defaults] : [])));
@@ -44,10 +63,10 @@ export async function prepare(opts: StartOptions) {
   if (empty) {
     seeded = await seed(built.repo, opts.plugins.flatMap((p) => (p.seed ? [p.seed] : [])));
   }
-  return { ...built, database, model: generated.model, seeded };
+  return { ...built, database, model: generated.model, seeded, migrated };
 }
 
-export async function startServer(opts: StartOptions): Promise<Running & { seeded: number }> {
+export async function startServer(opts: StartOptions): Promise<Running & { seeded: number; migrated: string[] }> {
   const prepared = await prepare(opts);
   // the HTTP server first, so that Vite's HMR (development) attaches to it instead of a port of its own
   const server = createAdaptorServer({ fetch: prepared.app.fetch });
@@ -64,6 +83,7 @@ export async function startServer(opts: StartOptions): Promise<Running & { seede
     database: prepared.database,
     server,
     seeded: prepared.seeded,
+    migrated: prepared.migrated,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       await closeWeb();

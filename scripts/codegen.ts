@@ -1,16 +1,65 @@
+import { execFileSync } from 'node:child_process';
 import { relative } from 'node:path';
-import { codegen, ROOT } from '../engine/codegen.js';
+import { codegen, MigrationsDisagree, ROOT } from '../engine/codegen.js';
 import { ManifestError } from '../engine/load.js';
+import type { LastMigration } from '../engine/generate/migrations.js';
+
+/**
+ * npm run codegen [-- --allow-destructive] [--force]
+ *
+ * Development: writes generated/ and, when the manifests changed the schema, the next migration. The last
+ * migration is replaced instead of followed when it is unapplied: not applied on the development database
+ * (DATABASE_URL, default file:./data/app.db) and not committed to git. With NODE_ENV=production it never writes a
+ * migration: it refuses when the manifests need one (see docs/MIGRATIONS.md).
+ */
+const production = process.env.NODE_ENV === 'production';
+const args = process.argv.slice(2);
+
+/** true when git knows the file from a commit; false outside a repository or for a new file */
+function committed(file: string): boolean {
+  try {
+    return execFileSync('git', ['log', '-1', '--format=%H', '--', relative(ROOT, file)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+async function unapplied(last: LastMigration): Promise<boolean> {
+  if (last.files.some(committed)) return false;
+  const { appliedMigrations } = await import('../runtime/db/index.js');
+  const applied = await appliedMigrations(process.env.DATABASE_URL || 'file:./data/app.db');
+  if (!applied) return false; // the development database cannot be asked: keep the migration
+  return !applied.some((a) => a.createdAt >= last.when);
+}
 
 const started = Date.now();
 try {
-  const { model, written, migrations } = await codegen({ allowDestructive: process.argv.includes('--allow-destructive') });
-  const made = Object.entries(migrations).filter(([, m]) => m.file).map(([d, m]) => `${d}: ${relative(ROOT, m.file!)} (${m.statements.length} statements)`);
-  console.log(
-    `codegen: ${model.entities.length} entities in ${model.modules.length} modules; ${written.length} file(s) updated` +
-      (made.length ? `; new migration ${made.join(', ')}` : '; schema unchanged') + ` in ${Date.now() - started} ms`,
-  );
+  const { model, written, migration, cached } = await codegen({
+    // another project's folders (tests use scratch projects); the platform's own by default
+    schemasDir: process.env.SCHEMAS_DIR,
+    outDir: process.env.GENERATED_DIR,
+    migrationsDir: process.env.MIGRATIONS_DIR,
+    allowDestructive: args.includes('--allow-destructive'),
+    force: args.includes('--force'),
+    production,
+    canReplace: unapplied,
+  });
+  const ms = Date.now() - started;
+  const counts = `${model.entities.length} entities in ${model.modules.length} modules`;
+  if (cached) console.log(`codegen: ${counts}; nothing changed (cached) in ${ms} ms`);
+  else {
+    const what = !migration
+      ? 'schema unchanged'
+      : migration.removed
+        ? `removed the unapplied migration ${migration.tag}: the manifests are back where the migrations before it left them`
+        : `${migration.replaced ? `migration ${migration.tag} (replaces the unapplied ${migration.replaced})` : `new migration ${migration.tag}`}:\n` +
+          migration.changes.map((c) => `  ${c}`).join('\n');
+    console.log(`codegen: ${counts}; ${written.length} file(s) updated; ${what}\n  in ${ms} ms`);
+  }
 } catch (e) {
-  console.error(e instanceof ManifestError ? e.message : `codegen failed: ${(e as Error).message}`);
+  if (e instanceof ManifestError) console.error(e.message);
+  else if (e instanceof MigrationsDisagree) console.error(`codegen (production): ${e.message}`);
+  else console.error(`codegen failed: ${(e as Error).message}`);
+  console.error('Nothing was written.');
   process.exit(1);
 }

@@ -1,16 +1,46 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ROOT } from '../engine/codegen.js';
 import { loadConfig } from '../runtime/config.js';
-import { openDatabase } from '../runtime/db/index.js';
+import { MigrationError, openDatabase } from '../runtime/db/index.js';
 import { loadGenerated } from '../runtime/generated.js';
 
-/** applies pending migrations to DATABASE_URL (start does this too) */
-const config = loadConfig();
-const { tables } = await loadGenerated(join(ROOT, 'generated'));
-const database = openDatabase(config.databaseUrl, tables);
+/**
+ * npm run migrate                 applies the pending migrations to DATABASE_URL (start does this too)
+ * npm run migrate -- --status     lists the applied and the pending migrations
+ * npm run migrate -- --dry-run    prints the SQL the pending migrations would run, and runs nothing
+ */
+const args = process.argv.slice(2);
+const migrationsDir = process.env.MIGRATIONS_DIR ?? join(ROOT, 'migrations');
+const generatedDir = process.env.GENERATED_DIR ?? join(ROOT, 'generated');
+let code = 0;
 try {
-  await database.migrate(join(ROOT, 'migrations'));
-  console.log(`migrated ${database.dialect} database`);
-} finally {
-  await database.close();
+  const config = loadConfig();
+  const { tables } = await loadGenerated(generatedDir);
+  const database = openDatabase(config.databaseUrl, tables);
+  const where = `${database.dialect === 'pg' ? 'PostgreSQL' : 'SQLite'} database ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`;
+  try {
+    if (args.includes('--status')) {
+      const status = await database.migrationStatus(migrationsDir);
+      console.log(`${where}:`);
+      for (const m of status.applied) console.log(`  applied  ${m.tag}`);
+      for (const m of status.pending) console.log(`  pending  ${m.tag}`);
+      console.log(`${status.applied.length} applied, ${status.pending.length} pending`);
+    } else if (args.includes('--dry-run')) {
+      const { pending } = await database.migrate(migrationsDir, { dryRun: true });
+      if (!pending.length) console.log(`${where}: nothing to apply`);
+      for (const m of pending) {
+        console.log(`-- ${relative(process.cwd(), m.file)} (not applied: dry run)`);
+        console.log(m.statements.map((s) => s.trim()).join('\n\n') + '\n');
+      }
+    } else {
+      const { applied } = await database.migrate(migrationsDir, { onApplied: (m) => console.log(`applied ${m.tag}`) });
+      console.log(applied.length ? `${where}: applied ${applied.length} migration(s)` : `${where}: up to date, nothing to apply`);
+    }
+  } finally {
+    await database.close();
+  }
+} catch (e) {
+  console.error(e instanceof MigrationError ? e.message : `migrate failed: ${(e as Error).message}`);
+  code = 1;
 }
+process.exit(code);

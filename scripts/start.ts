@@ -8,6 +8,7 @@ try {
   const web = config.production || process.env.WEB === 'built' ? 'built' : 'vite';
   const running = await startServer({ config, root: ROOT, plugins, web });
   const db = config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : `SQLite (${config.databaseUrl})`;
+  console.log(running.migrated.length ? `Applied ${running.migrated.length} migration(s): ${running.migrated.join(', ')}` : 'Database schema up to date: no migration to apply');
   console.log(`Serving on ${running.url} with ${db}${running.seeded ? `; seeded ${running.seeded} demo rows` : ''}`);
   console.log(`Admin: ${running.url}/admin/ (${web === 'vite' ? 'Vite dev middleware' : 'built assets'})`);
   console.log(`API: ${running.url}/api/ecommerce/products`);

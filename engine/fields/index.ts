@@ -46,6 +46,8 @@ export const fieldTypes = {
       type: 'string',
       ...(f.pattern !== undefined && { pattern: f.pattern }),
       ...(f.minLength !== undefined && { minLength: f.minLength }),
+      // a required text holds something: "" is refused unless the manifest allows empty
+      ...(f.required && !f.allowEmpty && !(f.minLength! >= 1) && { minLength: 1 }),
       ...(f.maxLength !== undefined && { maxLength: f.maxLength }),
       ...(f.format && ['email', 'uri', 'uuid'].includes(f.format) && { format: f.format }),
       // a link must pass the one allow-list of link targets (engine/links.ts), beside any pattern of its own
@@ -94,9 +96,10 @@ export const fieldTypes = {
     widget: 'switch',
   },
   localized: {
-    jsonSchema: () => ({
+    // keyed only by the configured languages (schemas/meta/languages.json)
+    jsonSchema: (f, model) => ({
       type: 'object',
-      propertyNames: { pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
+      propertyNames: { enum: model.languages },
       additionalProperties: { type: 'string' },
     }),
     column: (f, d) => (d === 'pg' ? `jsonb(${col(f)})` : `text(${col(f)}, { mode: 'json' })`),

@@ -1,12 +1,12 @@
 import type { Entity, Field, Model } from '../model.js';
-import { camel, pascal } from '../model.js';
+import { tableVar } from '../model.js';
 import { fieldTypes, type Dialect } from '../fields/index.js';
 import { HEADER, identifier } from './header.js';
 
-/** the exported name of an entity's table: module in camelCase + route in PascalCase */
-export const tableVar = (e: Entity) => camel(e.module) + pascal(e.route);
+export { tableVar };
 
-const notNull = (f: Field) =>
+/** whether a column is NOT NULL: ids, common fields but className, and required, defaulted or generated fields */
+export const notNull = (f: Field) =>
   f.name === 'id' || (f.common && f.name !== 'className') || !!f.required || f.default !== undefined || !!f.generate;
 
 function columnSource(entity: Entity, f: Field, dialect: Dialect, model: Model): string {

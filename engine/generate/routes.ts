@@ -1,7 +1,7 @@
 import type { Model } from '../model.js';
 import { camel } from '../model.js';
 import { HEADER } from './header.js';
-import { typeName } from './types.js';
+import { typeName } from '../model.js';
 
 /** the route table: one entry per entity, mounted at /api/<module>/<route> */
 export function routeTable(model: Model) {

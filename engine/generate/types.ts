@@ -1,11 +1,10 @@
 import { compile } from 'json-schema-to-typescript';
-import type { Entity, Model } from '../model.js';
-import { pascal } from '../model.js';
+import type { Model } from '../model.js';
+import { typeName } from '../model.js';
 import { bodySchema, rowSchema } from '../json-schema.js';
 import { HEADER } from './header.js';
 
-/** the TypeScript name of an entity's row type, e.g. EcommerceProduct */
-export const typeName = (e: Entity) => pascal(e.module) + pascal(e.name);
+export { typeName };
 
 /** field titles would make json-schema-to-typescript emit one named type per field */
 function untitled(schema: unknown): unknown {

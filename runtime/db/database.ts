@@ -1,4 +1,18 @@
 import type { Dialect } from '../../engine/fields/index.js';
+import type { MigrationFile, MigrationStatus } from './migrator.js';
+
+export interface MigrateOptions {
+  dryRun?: boolean;
+  /** called after each migration is committed */
+  onApplied?: (m: MigrationFile) => void;
+}
+
+export interface MigrateResult {
+  /** the migrations this call applied, in order */
+  applied: MigrationFile[];
+  /** with dryRun: the migrations that would be applied */
+  pending: MigrationFile[];
+}
 
 /** Any drizzle database or transaction; the generic layer only uses the query builder common to both dialects. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,8 +30,14 @@ export interface Database {
   transaction<T>(fn: (tx: Drizzle) => Promise<T>): Promise<T>;
   /** statements sent so far (through drizzle), for tests and diagnostics */
   readonly queries: number;
-  /** applies the migrations under migrationsDir/<dialect> that have not run yet */
-  migrate(migrationsDir: string): Promise<void>;
+  /**
+   * applies the migrations under migrationsDir/<dialect> that have not run yet, each in a transaction of its own;
+   * a refused or failed one throws a MigrationError (file, statement, the database's error) and leaves the database
+   * as it was before it. With `dryRun`, applies nothing and answers what is pending.
+   */
+  migrate(migrationsDir: string, opts?: MigrateOptions): Promise<MigrateResult>;
+  /** which migrations under migrationsDir/<dialect> this database has applied, and which are pending */
+  migrationStatus(migrationsDir: string): Promise<MigrationStatus>;
   close(): Promise<void>;
 }
 

@@ -2,8 +2,18 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { queryCounter, type Database, type Drizzle } from './database.js';
+import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
+import { databaseError, guardFailure, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type GuardRow, type MigrationFile } from './migrator.js';
+
+const TABLE = '"__drizzle_migrations"';
+
+/** the migrations drizzle's table says were applied; none when there is no table yet */
+export function appliedSqlite(client: BetterSqlite3.Database): AppliedRow[] {
+  const exists = client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (!exists) return [];
+  return (client.prepare(`SELECT hash, created_at FROM ${TABLE}`).all() as { hash: string; created_at: number }[])
+    .map((r) => ({ hash: r.hash, createdAt: Number(r.created_at) }));
+}
 
 function open(path: string, readonly: boolean) {
   const client = new BetterSqlite3(path, { readonly, fileMustExist: readonly });
@@ -55,20 +65,33 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
       queue = next.catch(() => undefined);
       return next;
     },
-    async migrate(migrationsDir: string) {
+    async migrate(migrationsDir: string, opts: MigrateOptions = {}) {
+      const files = readMigrations(join(migrationsDir, 'sqlite'));
+      const pending = pendingOf(files, appliedSqlite(writer));
+      if (opts.dryRun || !pending.length) return { applied: [], pending };
+      await queue;
+      writer.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
+      const applied: MigrationFile[] = [];
       // table rebuilds drop and recreate tables: with foreign keys on, that would cascade-delete child rows
+      // (the pragma is a no-op inside a transaction, so it is set around them; foreign_key_check ends each one)
       writer.pragma('foreign_keys = OFF');
       try {
-        migrate(wdb, { migrationsFolder: join(migrationsDir, 'sqlite') });
-        const broken = writer.pragma('foreign_key_check') as unknown[];
-        if (broken.length) throw new Error(`migration left ${broken.length} row(s) with a dangling foreign key`);
+        for (const m of pending) {
+          applySqlite(writer, m);
+          applied.push(m);
+          opts.onApplied?.(m);
+        }
       } finally {
         writer.pragma('foreign_keys = ON');
+        // the reader's schema cache predates the migration
+        reader.close();
+        reader = open(path, true);
+        rdb = drizzle(reader, { logger: counter.logger });
       }
-      // the reader's schema cache predates the migration
-      reader.close();
-      reader = open(path, true);
-      rdb = drizzle(reader, { logger: counter.logger });
+      return { applied, pending: [] };
+    },
+    async migrationStatus(migrationsDir: string) {
+      return statusOf(readMigrations(join(migrationsDir, 'sqlite')), appliedSqlite(writer));
     },
     async close() {
       await queue;
@@ -77,4 +100,33 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
     },
   };
   return database;
+}
+
+/** one migration in one transaction: its guards may refuse it; a failure rolls all of it back */
+function applySqlite(writer: BetterSqlite3.Database, m: MigrationFile) {
+  let at = 0;
+  writer.exec('BEGIN IMMEDIATE');
+  try {
+    for (const [i, stmt] of m.statements.entries()) {
+      at = i;
+      const guard = guardOf(stmt);
+      if (guard) {
+        const failure = guardFailure(guard, writer.prepare(stmt).get() as GuardRow | undefined);
+        if (failure) throw new MigrationError(m.file, i, stmt, failure, true);
+        continue;
+      }
+      writer.exec(stmt);
+    }
+    const broken = writer.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+    if (broken.length) {
+      const first = broken[0];
+      throw new MigrationError(m.file, at, '', `it would leave ${broken.length} row(s) pointing at rows that do not exist (e.g. a row of ${first.table} pointing into ${first.parent})`, true);
+    }
+    writer.prepare(`INSERT INTO ${TABLE} ("hash", "created_at") VALUES (?, ?)`).run(m.hash, m.when);
+    writer.exec('COMMIT');
+  } catch (e) {
+    if (writer.inTransaction) writer.exec('ROLLBACK');
+    if (e instanceof MigrationError) throw e;
+    throw new MigrationError(m.file, at, m.statements[at] ?? '', databaseError('sqlite', e), false);
+  }
 }

@@ -1,6 +1,6 @@
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
 import { ROOT } from '../../engine/codegen.js';
 
 /**
@@ -24,4 +24,19 @@ export function scratchProject(opts: { copySchemas?: boolean } = {}) {
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** every file under the given folders of `dir`, as path → SHA-256 of its content: to show that nothing was written */
+export function snapshotFiles(dir: string, folders: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out[relative(dir, path)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+    }
+  };
+  for (const f of folders) walk(join(dir, f));
+  return out;
 }

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+
+/**
+ * Reads and runs the migrations codegen writes, in drizzle's format (meta/_journal.json, <tag>.sql split at
+ * `--> statement-breakpoint`) and against drizzle's own table of applied migrations (`__drizzle_migrations`,
+ * `drizzle.__drizzle_migrations` on PostgreSQL: hash and created_at = the journal's `when`), so that databases
+ * migrated before keep their history. Unlike drizzle's migrator, each migration runs in a transaction of its own,
+ * its guards can refuse it with a message, and a failure names the file, the statement and the database's error.
+ */
+
+export interface MigrationFile {
+  tag: string;
+  /** the journal's `when`: drizzle records it as created_at */
+  when: number;
+  /** the SQL file's path */
+  file: string;
+  sql: string;
+  hash: string;
+  /** statement chunks, in order; comment-only chunks are left out */
+  statements: string[];
+}
+
+export interface AppliedRow {
+  hash: string;
+  createdAt: number;
+}
+
+export interface MigrationStatus {
+  applied: { tag: string; when: number }[];
+  pending: { tag: string; when: number }[];
+}
+
+/** the migrations of one dialect's folder (migrations/<dialect>), in journal order */
+export function readMigrations(dir: string): MigrationFile[] {
+  const journalPath = join(dir, 'meta', '_journal.json');
+  if (!existsSync(journalPath)) return [];
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string; when: number }[] };
+  return journal.entries.map((e) => {
+    const file = join(dir, `${e.tag}.sql`);
+    if (!existsSync(file)) throw new Error(`The journal ${journalPath} lists ${e.tag}, but ${file} is missing`);
+    const sql = readFileSync(file, 'utf8');
+    return {
+      tag: e.tag, when: e.when, file, sql,
+      hash: createHash('sha256').update(sql).digest('hex'),
+      statements: sql.split('--> statement-breakpoint').filter((s) => !isBlank(s)),
+    };
+  });
+}
+
+const isBlank = (chunk: string) => chunk.split('\n').every((l) => !l.trim() || l.trim().startsWith('--'));
+
+/** drizzle's rule: a migration is pending when its `when` is later than the last applied one's */
+export function pendingOf(files: MigrationFile[], applied: AppliedRow[]): MigrationFile[] {
+  const last = applied.length ? Math.max(...applied.map((a) => a.createdAt)) : undefined;
+  return files.filter((f) => last === undefined || f.when > last);
+}
+
+export function statusOf(files: MigrationFile[], applied: AppliedRow[]): MigrationStatus {
+  const pending = new Set(pendingOf(files, applied));
+  return {
+    applied: files.filter((f) => !pending.has(f)).map((f) => ({ tag: f.tag, when: f.when })),
+    pending: files.filter((f) => pending.has(f)).map((f) => ({ tag: f.tag, when: f.when })),
+  };
+}
+
+/** `-- guard: <message>` heads a statement that counts rows the migration cannot keep */
+export function guardOf(statement: string): string | undefined {
+  return /^-- guard: (.*)$/m.exec(statement)?.[1];
+}
+
+/** the row a guard's SELECT answers: how many rows fail, an example value, the example's row id */
+export interface GuardRow {
+  failing: number | string | null;
+  example?: unknown;
+  row?: unknown;
+}
+
+const shown = (file: string) => {
+  const r = relative(process.cwd(), file);
+  return !r.startsWith('..') && !isAbsolute(r) ? r : file;
+};
+
+/** A migration refused by a guard, or failed by the database; nothing of it was applied. */
+export class MigrationError extends Error {
+  constructor(
+    public file: string,
+    public statementIndex: number,
+    public statement: string,
+    public reason: string,
+    public refused: boolean,
+  ) {
+    super(
+      refused
+        ? `Migration ${shown(file)} refused: ${reason}.\nNothing of it was applied; the database is as it was before it.`
+        : `Migration ${shown(file)} failed at statement ${statementIndex + 1}:\n` +
+            statement.split('\n').filter((l) => !l.trim().startsWith('--')).map((l) => '  ' + l).join('\n') +
+            `\n${reason}\nNothing of it was applied; the database is as it was before it.`,
+    );
+    this.name = 'MigrationError';
+  }
+}
+
+/** the guard's message with its counts filled in, when it fails; undefined when it passes */
+export function guardFailure(message: string, row: GuardRow | undefined): string | undefined {
+  const failing = Number(row?.failing ?? 0);
+  if (!failing) return undefined;
+  const example = row?.example === null || row?.example === undefined ? '' : String(row.example);
+  return message
+    .replace('{failing}', String(failing))
+    .replace('{example}', example.startsWith("'") ? example : `'${example}'`)
+    .replace('{row}', String(row?.row ?? '?'));
+}
+
+/** the database's own words for an error: message, and code or detail when it gives them */
+export function databaseError(dialect: 'sqlite' | 'pg', e: unknown): string {
+  const err = e as { message?: string; code?: string; detail?: string; cause?: unknown };
+  const inner = (err.cause as typeof err | undefined)?.message ? (err.cause as typeof err) : err;
+  const who = dialect === 'pg' ? 'PostgreSQL' : 'SQLite';
+  return `${who} said: ${inner.message}` + (inner.code ? ` (${inner.code})` : '') + (inner.detail ? `\n${inner.detail}` : '');
+}
