@@ -21,6 +21,8 @@ export const RESERVED_ROUTES: readonly ReservedRoute[] = [
   { path: '/api/assets', by: 'runtime/web.ts (built assets at /assets/)' },
   { path: '/api/files', by: 'plugins/file-storage (uploaded files at /files/)' },
   { path: '/api/health', by: 'runtime/app.ts (GET /api/health)' },
+  { path: '/api/openapi.json', by: 'runtime/http/openapi.ts (GET /api/openapi.json)' },
+  { path: '/api/docs', by: 'runtime/http/openapi.ts (the API viewer at /api/docs)' },
   { path: '/api/revalidation', by: 'plugins/host (GET /api/revalidation/revalidate)' },
   // plugin routes under an entity's own path: only that entity may own the path
   { path: '/api/crm/forms', entity: 'crm/form', by: 'plugins/crm (POST /api/crm/forms/:id/requests)' },
