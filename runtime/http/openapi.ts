@@ -5,7 +5,7 @@ import type { Context, Hono } from 'hono';
 import type { Entity, Model } from '../../engine/model.js';
 import { bodySchema, rowSchema } from '../../engine/json-schema.js';
 import { fieldTypes } from '../../engine/fields/index.js';
-import { typeName } from '../../engine/generate/types.js';
+import { typeName } from '../../engine/model.js';
 import { isPrivileged, type Caller, type CallerOf, type Permits } from './access.js';
 import { MAX_LIMIT } from '../crud/query.js';
 

@@ -1,6 +1,19 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { getAddress, isAddress, isAddressEqual, verifyMessage, type Hex } from 'viem';
-import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import type { Hex } from 'viem';
+
+/**
+ * viem, loaded on the first wallet sign-in rather than at start: it is the largest import of the server, and
+ * most starts never see a wallet. `walletReady()` resolves once it is loaded; the checks below need it.
+ */
+let viem: typeof import('viem') | undefined;
+let siwe: typeof import('viem/siwe') | undefined;
+export async function walletReady() {
+  if (!viem || !siwe) [viem, siwe] = await Promise.all([import('viem'), import('viem/siwe')]);
+}
+const loaded = () => {
+  if (!viem || !siwe) throw new Error('wallet checks need `await walletReady()` first');
+  return { ...viem, ...siwe };
+};
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
 
 export const NONCE_TTL_SECONDS = 10 * 60;
@@ -61,13 +74,14 @@ const refused = (why: string) => new HttpError(401, `Not authorized: ${why}`);
  * issued within the nonce's lifetime and not expired.
  */
 export function checkSiweMessage(message: string, address: string, expect: SiweExpectations): { nonce: string; expiresAt: Date } {
+  const { createSiweMessage, parseSiweMessage, validateSiweMessage, isAddressEqual } = loaded();
   const now = expect.now ?? Date.now();
   const site = new URL(expect.publicUrl);
   const fields = parseSiweMessage(message);
   let canonical: string | undefined;
   try {
     canonical = fields.address && fields.domain && fields.uri && fields.nonce && fields.chainId !== undefined && fields.version && fields.issuedAt
-      ? createSiweMessage(fields as Parameters<typeof createSiweMessage>[0])
+      ? createSiweMessage(fields as Parameters<typeof import('viem/siwe').createSiweMessage>[0])
       : undefined;
   } catch {
     canonical = undefined;
@@ -101,6 +115,7 @@ export function checkSiweMessage(message: string, address: string, expect: SiweE
 
 /** the body's shape: an address (else 'No account found'), a message of at least 8 characters, a hex signature */
 export function walletBody(body: WalletSignIn): { address: string; message: string; signature: Hex } {
+  const { isAddress, getAddress } = loaded();
   if (body.address === undefined || body.address === null || body.address === '') throw new HttpError(404, 'No account found');
   if (typeof body.address !== 'string' || !isAddress(body.address, { strict: false })) {
     throw badRequest('address must be an Ethereum address', [{ field: 'address', rule: 'format', message: 'address must be an Ethereum address' }]);
@@ -116,6 +131,8 @@ export function walletBody(body: WalletSignIn): { address: string; message: stri
 
 /** checks the body's shape and the signature (viem); returns the checksummed address */
 export async function verifyWalletSignature(body: WalletSignIn): Promise<{ address: string; message: string }> {
+  await walletReady();
+  const { verifyMessage } = loaded();
   const { address, message, signature } = walletBody(body);
   let valid = false;
   try {

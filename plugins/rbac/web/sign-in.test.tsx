@@ -8,7 +8,7 @@ import { browserSandbox, fail, mockFetch, ok, renderPage, widgetRow } from './te
 import { getAddress, verifyMessage, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage } from 'viem/siwe';
-import { checkSiweMessage, issueNonce } from '../server/wallet.js';
+import { checkSiweMessage, issueNonce, walletReady } from '../server/wallet.js';
 
 const AUTHN = '/api/rbac/subjects/authentication/email-and-password/authentication';
 const sandbox = browserSandbox();
@@ -165,6 +165,7 @@ describe('wallet sign-in (wagmi, injected connector)', () => {
     expect(fields.expirationTime!.getTime()).toBeGreaterThan(Date.now());
     expect(body.message.length).toBeGreaterThanOrEqual(8);
     // the server's check accepts it for this site, and refuses it for another
+    await walletReady();
     expect(checkSiweMessage(body.message, body.address, { publicUrl: window.location.origin, chainIds: [1], secret: SECRET }).nonce).toBe(nonce);
     expect(() => checkSiweMessage(body.message, body.address, { publicUrl: 'https://shop.example.com', chainIds: [1], secret: SECRET })).toThrow(/another domain/);
     expect(body.address).toBe(key.address);

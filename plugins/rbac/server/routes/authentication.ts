@@ -10,7 +10,7 @@ import type { createRateLimiter } from '../rate-limit.js';
 import { hashPassword, verifyPassword, PASSWORD_MIN } from '../passwords.js';
 import { principalOf } from '../principal.js';
 import { newCode, sha256, signAccessToken } from '../tokens.js';
-import { checkSiweMessage, issueNonce, verifyWalletSignature, walletBody } from '../wallet.js';
+import { checkSiweMessage, issueNonce, verifyWalletSignature, walletBody, walletReady } from '../wallet.js';
 import { verifyTelegramLogin } from '../telegram.js';
 import { clearSessionCookie, setSessionCookie, signIn } from './session.js';
 import type { NotificationService } from '../../../notification/server/index.js';
@@ -276,6 +276,7 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     const body = (await readBody(c)).data as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object') throw badRequest('Data is undefined');
     await limit(c, 'wallet', typeof body.address === 'string' ? body.address : undefined);
+    await walletReady();
     const shaped = walletBody(body);
     // EIP-4361: a message for this domain and origin, an accepted chain, a nonce this server issued, in date
     const nonce = checkSiweMessage(shaped.message, shaped.address, { publicUrl: ctx.config.publicUrl, chainIds: deps.chainIds, secret: ctx.config.rbacJwtSecret });
