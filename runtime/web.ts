@@ -113,17 +113,19 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode, storefron
     mountPages(app, storefront, builtAssets(dist));
     return async () => undefined;
   }
-  const { createServer } = await import('vite');
   // each dev server keeps its own pre-bundled dependencies and attaches HMR to its own HTTP server: two dev
   // servers side by side never share a cache folder or an HMR port
-  const vite = await createServer({
+  // not awaited: the server listens (and serves the API) at once, while Vite starts; web requests wait for it
+  const starting = import('vite').then(({ createServer }) => createServer({
     configFile: join(root, 'web', 'vite.config.ts'),
     cacheDir: join(root, '.tmp', 'vite', String(dev.port || process.pid)),
     server: { middlewareMode: true, hmr: dev.httpServer ? { server: dev.httpServer } : { port: Number(process.env.VITE_HMR_PORT ?? 24678) } },
     appType: 'custom',
-  });
+  }));
+  starting.catch(() => undefined);
   app.use('*', async (c, next) => {
     if (isServerRoute(c.req.path)) return next();
+    const vite = await starting;
     const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse } | undefined;
     if (!env?.incoming) return next();
     const handled = await new Promise<boolean>((resolve) => {
@@ -142,5 +144,5 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode, storefron
     return next();
   });
   mountPages(app, storefront, `${VITE_PREAMBLE}\n    <script type="module" src="/@vite/client"></script>\n    <script type="module" src="/storefront/main.tsx"></script>`);
-  return () => vite.close();
+  return async () => (await starting).close();
 }
