@@ -8,12 +8,15 @@ import { Resvg } from '@resvg/resvg-js';
 type Font = { name: string; data: Buffer; weight: 400 | 700; style: 'normal' };
 let fonts: Promise<Font[]> | undefined;
 
-/** Inter from @fontsource/inter (woff: satori reads woff, not woff2), latin then cyrillic, 400 and 700 */
+/**
+ * Inter from @fontsource/inter (woff: satori reads woff, not woff2), 400 and 700: the latin subset as
+ * 'Inter' and the cyrillic one under a name of its own, which satori falls back to for the glyphs latin lacks.
+ */
 function loadFonts(): Promise<Font[]> {
   const dir = join(dirname(createRequire(import.meta.url).resolve('@fontsource/inter/package.json')), 'files');
   return (fonts ??= Promise.all(
     (['latin', 'cyrillic'] as const).flatMap((subset) =>
-      ([400, 700] as const).map(async (weight) => ({ name: 'Inter', weight, style: 'normal' as const, data: await readFile(join(dir, `inter-${subset}-${weight}-normal.woff`)) })),
+      ([400, 700] as const).map(async (weight) => ({ name: subset === 'latin' ? 'Inter' : 'Inter Cyrillic', weight, style: 'normal' as const, data: await readFile(join(dir, `inter-${subset}-${weight}-normal.woff`)) })),
     ),
   ));
 }

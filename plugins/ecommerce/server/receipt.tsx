@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
 import { renderImage } from '../../../runtime/image.js';
-import { formatPrice, priceIn, type Price } from '../pricing.js';
+import { priceIn, type Price } from '../pricing.js';
 import { titleOf } from './checkout.js';
 import type { OrderView } from './orders.js';
 
@@ -22,14 +22,16 @@ const cell = (width: number, align: 'left' | 'right' = 'left'): CSSProperties =>
 export function Receipt({ order, paidAt, shop }: { order: OrderView; paidAt: unknown; shop: string }) {
   const currencyId = order.currency?.id;
   const invoice = order.invoices[order.invoices.length - 1];
+  // ISO codes rather than symbols: a receipt reads the same in any language, and every code is in the font
   const money = (prices: Price[]) => {
     const p = priceIn(prices, currencyId) ?? prices[0];
-    return p ? formatPrice(p) : '—';
+    return p ? `${p.amount.toFixed(2)} ${String(p.currency.slug ?? '').toUpperCase()}` : '—';
   };
   const lines = order.ordersToProducts.slice(0, MAX_LINES);
   const more = order.ordersToProducts.length - lines.length;
   return (
-    <div style={{ width: '100%', height: '100%', display: 'flex', flexDirection: 'column', background: '#ffffff', color: '#0f172a', padding: 100, fontFamily: 'Inter' }}>
+    <div style={{ width: '100%', height: '100%', display: 'flex', background: '#ffffff', color: '#0f172a', fontFamily: 'Inter' }}>
+    <div style={{ display: 'flex', flexDirection: 'column', flexGrow: 1, margin: 100 }}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'flex-start' }}>
         <div style={{ display: 'flex', flexDirection: 'column' }}>
           <div style={{ display: 'flex', fontSize: 36, color: '#2563eb', fontWeight: 700 }}>{shop}</div>
@@ -43,17 +45,17 @@ export function Receipt({ order, paidAt, shop }: { order: OrderView; paidAt: unk
       </div>
       <div style={{ display: 'flex', flexDirection: 'column', marginTop: 60 }}>
         <div style={{ ...row, color: '#64748b', fontSize: 26, fontWeight: 700, textTransform: 'uppercase' }}>
-          <div style={cell(700)}>Product</div>
-          <div style={cell(150, 'right')}>Qty</div>
-          <div style={cell(220, 'right')}>Price</div>
-          <div style={cell(230, 'right')}>Total</div>
+          <div style={cell(580)}>Product</div>
+          <div style={cell(120, 'right')}>Qty</div>
+          <div style={cell(300, 'right')}>Price</div>
+          <div style={cell(300, 'right')}>Total</div>
         </div>
         {lines.map((l) => (
           <div key={l.id} style={row}>
-            <div style={{ ...cell(700), overflow: 'hidden' }}>{titleOf(l.product)}</div>
-            <div style={cell(150, 'right')}>{String(l.quantity)}</div>
-            <div style={cell(220, 'right')}>{money(l.prices)}</div>
-            <div style={{ ...cell(230, 'right'), fontWeight: 700 }}>{money(l.totals)}</div>
+            <div style={{ ...cell(580), overflow: 'hidden' }}>{titleOf(l.product)}</div>
+            <div style={cell(120, 'right')}>{String(l.quantity)}</div>
+            <div style={cell(300, 'right')}>{money(l.prices)}</div>
+            <div style={{ ...cell(300, 'right'), fontWeight: 700 }}>{money(l.totals)}</div>
           </div>
         ))}
         {more > 0 && <div style={{ ...row, color: '#64748b' }}>{`and ${more} more`}</div>}
@@ -66,6 +68,7 @@ export function Receipt({ order, paidAt, shop }: { order: OrderView; paidAt: unk
         {invoice && <div style={{ display: 'flex' }}>{`Paid with ${invoice.provider} · invoice ${invoice.id}`}</div>}
         {invoice?.email && <div style={{ display: 'flex', marginTop: 10 }}>{`Billed to ${invoice.email}`}</div>}
       </div>
+    </div>
     </div>
   );
 }
