@@ -25,9 +25,7 @@ export interface PricedLine {
 }
 
 /** the shape of a product as page data and the server's reads give it (productsToAttributes → attribute → currencies) */
-export interface ProductLike {
-  productsToAttributes?: unknown;
-}
+export type ProductLike = { productsToAttributes?: unknown } | Record<string, unknown>;
 
 type Loose = Record<string, unknown>;
 const list = (v: unknown): Loose[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Loose[]) : []);
@@ -43,7 +41,7 @@ export const fromMinor = (minor: number) => minor / 100;
 export function productPriceList(product: ProductLike | undefined | null): Price[] {
   const prices: Price[] = [];
   const seen = new Set<string>();
-  for (const link of list(product?.productsToAttributes)) {
+  for (const link of list((product as { productsToAttributes?: unknown } | null | undefined)?.productsToAttributes)) {
     const attribute = link.attribute as Loose | undefined;
     if (!attribute || typeof attribute.number !== 'number' || !Number.isFinite(attribute.number)) continue;
     for (const toCurrency of list(attribute.attributesToBillingModuleCurrencies)) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import { HttpError, fromDatabaseError } from '../../../runtime/http/errors.js';
@@ -168,12 +168,4 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
       }
     },
   };
-}
-
-/** the payment intents of a list of invoices (for modules that react to payments) */
-export async function invoicesOfIntents(ctx: PluginContext, tx: Drizzle, intentIds: string[]): Promise<Row[]> {
-  if (!intentIds.length) return [];
-  const links = ctx.database.tables['billing/payment-intents-to-invoices'];
-  const inv = ctx.database.tables['billing/invoice'];
-  return tx.select({ id: inv.id, status: inv.status, provider: inv.provider, amount: inv.amount, paymentUrl: inv.paymentUrl, email: inv.email }).from(links).innerJoin(inv, eq(links.invoiceId, inv.id)).where(inArray(links.paymentIntentId, intentIds));
 }
