@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import * as Sheet from '@radix-ui/react-dialog';
-import { ShoppingCart, X } from 'lucide-react';
+import { Package, ShoppingCart, X } from 'lucide-react';
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
-import type { Expanded } from '../../../web/storefront/context.js';
+import { useHref, type Expanded } from '../../../web/storefront/context.js';
 import { useSubject } from '../../rbac/web/session.js';
 import { orderQuantity, orderTotals } from '../pricing.js';
 import { CheckoutForm } from './checkout-form.js';
 import { OrderCard } from './order-card.js';
-import { cartDrawer, shopPath, shopRequest, useCart, useCartDrawer, type CheckoutAnswer } from './shop-api.js';
+import { ORDERS_PAGE, cartDrawer, shopPath, shopRequest, useCart, useCartDrawer, type CheckoutAnswer } from './shop-api.js';
 
 /** what the drawer holds: the cart as an editable order card and the checkout form, or the empty state */
 function CartContent() {
@@ -58,6 +58,7 @@ function CartContent() {
  */
 export function CartSheet() {
   const { open } = useCartDrawer();
+  const href = useHref();
   return (
     <Sheet.Root open={open} onOpenChange={cartDrawer.set}>
       <Sheet.Portal>
@@ -75,6 +76,12 @@ export function CartSheet() {
           </div>
           <div className="min-h-0 flex-1 overflow-y-auto px-5 py-5">
             <CartContent />
+          </div>
+          <div className="border-t border-slate-200 px-5 py-3">
+            <a href={href(ORDERS_PAGE)} className="inline-flex items-center gap-2 text-sm font-medium text-blue-700 hover:underline">
+              <Package className="h-4 w-4" aria-hidden />
+              Your orders
+            </a>
           </div>
         </Sheet.Content>
       </Sheet.Portal>

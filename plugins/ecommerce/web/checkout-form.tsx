@@ -68,8 +68,8 @@ export function CheckoutForm({ totals, label, submit, className }: { totals: Pri
     <form onSubmit={onSubmit} noValidate aria-label={label} className={cn('flex flex-col gap-4', className)}>
       {totals.length > 1 && (
         <div className="flex flex-col gap-1.5">
-          <span className="text-sm font-medium text-slate-800" id={`${id}-currency`}>Currency</span>
-          <CurrencyToggleGroup currencies={totals.map((p) => p.currency)} value={price?.currency.id} onChange={setCurrencyId} label="Currency" />
+          <span aria-hidden className="text-sm font-medium text-slate-800">Currency</span>
+          <CurrencyToggleGroup currencies={totals.map((p) => p.currency)} value={price?.currency.id} onChange={setCurrencyId} label="Currency" className="self-start" />
         </div>
       )}
       <div className="flex flex-col gap-1.5">

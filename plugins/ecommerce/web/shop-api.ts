@@ -32,6 +32,9 @@ export interface CheckoutAnswer {
   billingModule: { invoices: { id: string; paymentUrl: string }[] };
 }
 
+/** the subject's orders page (the demo's host page; payments send the buyer back there) */
+export const ORDERS_PAGE = '/ecommerce/orders';
+
 export const shopPath = (subjectId: string, rest = '') => `/api/rbac/subjects/${subjectId}/ecommerce-module${rest}`;
 
 /** a call as the signed-in subject: an expired session is refreshed once and the call made again */
