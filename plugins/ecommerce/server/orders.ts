@@ -24,6 +24,7 @@ export interface OrderLineView {
 /** an order as the shop's routes answer it: its lines with products and prices, totals per currency, its invoices */
 export interface OrderView {
   id: string;
+  variant: string;
   status: string;
   type: string;
   receipt: string;
@@ -133,6 +134,7 @@ export class Orders {
         });
       return {
         id,
+        variant: order.variant as string,
         status: order.status as string,
         type: order.type as string,
         receipt: (order.receipt as string) ?? '',

@@ -6,6 +6,8 @@ import { ProductListDefault, ProductOverview, ProductOverviewDefault } from './p
 import { CategoryListDefault, CategoryOverviewDefault, StoreListDefault, StoreOverviewDefault, StoreProductListDefault } from './catalog.js';
 import { CartWidget } from './cart.js';
 import { OrderListDefault } from './orders.js';
+import { OrderCard } from './order-card.js';
+import type { Order } from './shop-api.js';
 import { ProductCart } from './product-cart.js';
 import { ProductCurrencyToggleGroup, ProductPrice } from './currency.js';
 
@@ -37,4 +39,6 @@ export const ECOMMERCE_PRODUCT_VARIANTS: Record<string, ComponentType<{ row: Exp
 export function registerEcommerceWeb() {
   for (const [variant, component] of Object.entries(ECOMMERCE_WIDGET_VARIANTS)) register(`ecommerce/widget/${variant}`, component);
   for (const [variant, component] of Object.entries(ECOMMERCE_PRODUCT_VARIANTS)) register(`ecommerce/product/${variant}`, component);
+  // an order as the shop's routes answer it (with its lines and prices): the order card 'Order #{id}'
+  register('ecommerce/order/default', ({ row }: { row: Expanded }) => createElement(OrderCard, { order: row as unknown as Order }));
 }

@@ -17,6 +17,7 @@ export interface OrderLine {
 }
 export interface Order {
   id: string;
+  variant?: string;
   status: string;
   type: string;
   receipt: string;

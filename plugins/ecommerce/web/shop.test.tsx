@@ -178,3 +178,15 @@ describe('orders page (widget order-list-default)', () => {
 });
 
 const user = () => userEvent.setup();
+
+describe('order default variant', () => {
+  it("is the order card 'Order #{id}' with quantity, products and totals per currency", () => {
+    mockFetch({});
+    renderPage(<Variant module="ecommerce" entity="order" row={{ ...cart(2), variant: 'default' } as unknown as Expanded} />);
+    const card = screen.getByRole('article', { name: 'Order #o-1' });
+    expect(within(card).getByRole('heading').textContent).toBe('Order #o-1');
+    expect(within(card).getByTestId('order-quantity').textContent).toBe('2');
+    expect(within(card).getByTestId('order-total').textContent).toBe('$25 · ₽1980');
+    expect(within(card).getByRole('link', { name: 'Book' }).getAttribute('href')).toBe('/ecommerce/products/book');
+  });
+});
