@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
 import { register, registered } from '../../../web/registry.js';
 import { productPrices, registerEcommerceWeb } from './index.js';
@@ -49,7 +50,11 @@ const category: Expanded = { id: 'c1', variant: 'default', slug: 'templates', ti
   categoriesToProducts: [landing, shop].map((p, i) => ({ id: `cp${i}`, variant: 'default', product: p })) };
 
 const page = (language = 'en', params: Record<string, Expanded> = {}): PageContext => ({ language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params });
-const at = (p: PageContext, node: ReactNode) => <PageProvider value={p}>{node}</PageProvider>;
+const at = (p: PageContext, node: ReactNode) => (
+  <QueryClientProvider client={new QueryClient()}>
+    <PageProvider value={p}>{node}</PageProvider>
+  </QueryClientProvider>
+);
 const show = (row: Expanded, p = page()) => render(at(p, <Variant module="ecommerce" entity="widget" row={row} />));
 
 describe('productPrices', () => {

@@ -3,6 +3,7 @@ import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow } from '../../../web/storefront/blocks.js';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
+import { formatPrice, productPriceList } from '../pricing.js';
 
 export { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow };
 
@@ -11,19 +12,9 @@ export const productPath = (p: Expanded) => `/ecommerce/products/${String(p.slug
 export const categoryPath = (c: Expanded) => `/ecommerce/categories/${String(c.slug ?? '')}`;
 export const storePath = (s: Expanded) => `/ecommerce/stores/${String(s.slug ?? '')}`;
 
-/**
- * A product's prices: for each of its attributes (productsToAttributes → attribute) that has a
- * number, one `${currency.symbol}${number}` per currency (attributesToBillingModuleCurrencies).
- */
+/** a product's prices as text, one per currency ('$49', '₽3900'): the shared pricing functions, as the server charges them */
 export function productPrices(product: Expanded | undefined): string[] {
-  const prices: string[] = [];
-  for (const attribute of targets(product, 'productsToAttributes', 'attribute')) {
-    if (typeof attribute.number !== 'number' || !Number.isFinite(attribute.number)) continue;
-    for (const currency of targets(attribute, 'attributesToBillingModuleCurrencies', 'billingModuleCurrency')) {
-      if (typeof currency.symbol === 'string' && currency.symbol) prices.push(`${currency.symbol}${attribute.number}`);
-    }
-  }
-  return prices;
+  return productPriceList(product).map(formatPrice);
 }
 
 /** an attribute's value as text: its localized string, number (with currency), yes/no or date */

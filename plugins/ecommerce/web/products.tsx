@@ -1,5 +1,6 @@
 import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
-import { Description, Heading, Prices, ProductGrid, Section, SectionHeader, usePageRow } from './parts.js';
+import { SelectedCurrency } from './currency.js';
+import { Description, Heading, ProductGrid, Section, SectionHeader, usePageRow } from './parts.js';
 
 /** 'product-list-default' (and 'default'): the widget's title, then its products as cards */
 export function ProductListDefault({ row }: { row: Expanded }) {
@@ -13,17 +14,23 @@ export function ProductListDefault({ row }: { row: Expanded }) {
   );
 }
 
-/** 'product-overview-default': the page's product (params['ecommerce.product']) or the widget's first, in full */
-export function ProductOverviewDefault({ row }: { row: Expanded }) {
-  const product = usePageRow('ecommerce.product', row, 'widgetsToProducts', 'product');
-  if (!product) return null;
+/**
+ * product 'overview-default': the product in full — title, its price in the chosen currency with the
+ * currency toggle group, the cart actions, the description and its files — each part its own variant.
+ */
+export function ProductOverview({ row: product }: { row: Expanded }) {
   const files = targets(product, 'productsToFileStorageModuleFiles', 'fileStorageModuleFile');
+  const part = (variant: string) => <Variant module="ecommerce" entity="product" variant={variant} row={product} />;
   return (
-    <Section row={row}>
+    <SelectedCurrency product={product}>
       <article className="mx-auto max-w-3xl">
         <div className="border-b border-slate-200 pb-8">
           <Heading row={product} lead={product.shortDescription} />
-          <Prices product={product} className="mt-6 text-3xl" />
+          <div className="mt-6 flex flex-wrap items-center justify-between gap-4">
+            {part('price-default')}
+            {part('currency-toggle-group-default')}
+          </div>
+          <div className="mt-6">{part('cart-default')}</div>
         </div>
         <Description value={product.description} className="mt-8" />
         {files.length > 0 && (
@@ -34,6 +41,17 @@ export function ProductOverviewDefault({ row }: { row: Expanded }) {
           </div>
         )}
       </article>
+    </SelectedCurrency>
+  );
+}
+
+/** 'product-overview-default': the page's product (params['ecommerce.product']) or the widget's first, in full */
+export function ProductOverviewDefault({ row }: { row: Expanded }) {
+  const product = usePageRow('ecommerce.product', row, 'widgetsToProducts', 'product');
+  if (!product) return null;
+  return (
+    <Section row={row}>
+      <Variant module="ecommerce" entity="product" variant="overview-default" row={product} />
     </Section>
   );
 }

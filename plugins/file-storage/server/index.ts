@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Hono } from 'hono';
 import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
+import type { Drizzle } from '../../../runtime/db/index.js';
 import { bodyOverflowed, raiseBodyLimit, tooLarge, UPLOAD_BODY_BYTES } from '../../../runtime/http/limits.js';
 
 /** what may be uploaded, by the type its bytes show (never by its name or declared type) */
@@ -91,5 +92,37 @@ function routes(app: Hono, ctx: PluginContext) {
   });
 }
 
-/** the file-storage module: local uploads, checked by content and served safely */
-export const fileStorage: Plugin = { name: 'file-storage', routes };
+/** what other modules store files through (ctx.services.fileStorage) */
+export interface FileStorageService {
+  /** stores bytes under a generated name (the type judged by the bytes, as uploads are) and creates the file-storage/file row */
+  store(input: { bytes: Uint8Array; name?: string; alt?: string }, tx?: Drizzle): Promise<Record<string, unknown>>;
+  /** deletes the row and its bytes */
+  remove(id: string): Promise<void>;
+}
+
+function fileStorageService(ctx: PluginContext): FileStorageService {
+  const entity = ctx.model.byId['file-storage/file'];
+  return {
+    async store({ bytes, name, alt }, tx) {
+      const buffer = Buffer.from(bytes);
+      const type = await fileTypeFromBuffer(buffer);
+      const allowed = type && ALLOWED[type.mime];
+      if (!allowed) throw badRequest(`file type ${type?.mime ?? 'unknown'} is not allowed`, [{ field: 'file', rule: 'type', message: 'file type is not allowed' }]);
+      const stored = `${randomUUID()}.${allowed.ext}`;
+      await writeFile(inside(storageRoot(), stored), buffer, { flag: 'wx' });
+      return ctx.repo.create(
+        entity,
+        { file: `/files/${stored}`, adminTitle: name || stored, ...(alt && { alt: { en: alt } }), size: buffer.length, extension: allowed.ext, mimeType: type.mime },
+        tx,
+      );
+    },
+    async remove(id) {
+      const row = await ctx.repo.delete(entity, id);
+      const m = /^\/files\/(.+)$/.exec(String(row.file ?? ''));
+      if (m && STORED_NAME.test(m[1])) await rm(inside(storageRoot(), m[1]), { force: true });
+    },
+  };
+}
+
+/** the file-storage module: local uploads, checked by content and served safely; ctx.services.fileStorage for other modules */
+export const fileStorage: Plugin = { name: 'file-storage', routes, services: (ctx) => ({ fileStorage: fileStorageService(ctx) }) };

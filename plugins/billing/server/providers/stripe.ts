@@ -1,0 +1,81 @@
+import Stripe from 'stripe';
+import { ProviderFailed, WebhookRefused, type PaymentEvent, type PaymentProvider, type PaymentRequest } from './provider.js';
+
+export interface StripeOptions {
+  secretKey: string;
+  webhookSecret: string;
+  /** another API address (a local fake in tests): http://127.0.0.1:12111 */
+  apiUrl?: string;
+}
+
+/** what each Checkout Session event means for the invoice */
+function outcomeOf(type: string, session: Stripe.Checkout.Session): PaymentEvent['outcome'] {
+  if (type === 'checkout.session.completed') return session.payment_status === 'unpaid' ? 'ignored' : 'paid';
+  if (type === 'checkout.session.async_payment_succeeded') return 'paid';
+  if (type === 'checkout.session.async_payment_failed') return 'failed';
+  if (type === 'checkout.session.expired') return 'canceled';
+  return 'ignored';
+}
+
+/**
+ * Stripe Checkout: a Checkout Session per invoice (line items priced inline, the invoice id in
+ * metadata and client_reference_id, the invoice id as idempotency key), and webhooks verified with
+ * the endpoint's signing secret (Stripe-Signature, 5 minutes tolerance) by the Stripe library.
+ */
+export function stripeProvider(options: StripeOptions): PaymentProvider {
+  const api = options.apiUrl ? new URL(options.apiUrl) : undefined;
+  const stripe = new Stripe(options.secretKey, {
+    telemetry: false,
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+    ...(api && { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol.replace(':', '') as 'http' | 'https' }),
+  });
+  return {
+    name: 'stripe',
+    async createPayment(request: PaymentRequest) {
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            customer_email: request.email,
+            client_reference_id: request.invoiceId,
+            metadata: { invoiceId: request.invoiceId, subjectId: request.subjectId },
+            line_items: request.lines.map((l) => ({
+              quantity: l.quantity,
+              price_data: { currency: request.currency, unit_amount: l.unitAmount, product_data: { name: l.title } },
+            })),
+            success_url: request.successUrl,
+            cancel_url: request.cancelUrl,
+          },
+          { idempotencyKey: `invoice-${request.invoiceId}` },
+        );
+      } catch (e) {
+        throw new ProviderFailed('stripe', (e as Error).message);
+      }
+      if (!session.url) throw new ProviderFailed('stripe', 'the Checkout Session has no url');
+      return { providerId: session.id, paymentUrl: session.url };
+    },
+    async parseWebhook({ body, headers }): Promise<PaymentEvent> {
+      const signature = headers.get('stripe-signature');
+      if (!signature) throw new WebhookRefused('no Stripe-Signature');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(body, signature, options.webhookSecret);
+      } catch (e) {
+        throw new WebhookRefused((e as Error).message);
+      }
+      if (!event.type.startsWith('checkout.session.')) return { id: event.id, type: event.type, outcome: 'ignored' };
+      const session = event.data.object as Stripe.Checkout.Session;
+      return {
+        id: event.id,
+        type: event.type,
+        outcome: outcomeOf(event.type, session),
+        invoiceId: session.metadata?.invoiceId ?? session.client_reference_id ?? undefined,
+        providerId: session.id,
+        amount: session.amount_total ?? undefined,
+        currency: session.currency ?? undefined,
+      };
+    },
+  };
+}

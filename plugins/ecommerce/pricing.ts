@@ -1,0 +1,91 @@
+/**
+ * Prices and order totals, shared by the server (which charges them) and the browser (which shows
+ * them): one module, imported by both. Amounts are major units (49.5); sums are made in minor units
+ * (cents, kopecks) so that 0.1 × 3 is 0.3.
+ */
+
+export interface Currency {
+  id: string;
+  slug?: string | null;
+  symbol?: string | null;
+  title?: unknown;
+  isDefault?: boolean | null;
+}
+
+/** an amount in one currency */
+export interface Price {
+  currency: Currency;
+  amount: number;
+}
+
+/** anything with a quantity and the unit prices of its product: an order line */
+export interface PricedLine {
+  quantity: number;
+  prices: Price[];
+}
+
+/** the shape of a product as page data and the server's reads give it (productsToAttributes → attribute → currencies) */
+export type ProductLike = { productsToAttributes?: unknown } | Record<string, unknown>;
+
+type Loose = Record<string, unknown>;
+const list = (v: unknown): Loose[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Loose[]) : []);
+
+export const toMinor = (amount: number) => Math.round(amount * 100);
+export const fromMinor = (minor: number) => minor / 100;
+
+/**
+ * A product's unit prices, one per currency: each attribute with a number, in each currency it is linked
+ * to (attributesToBillingModuleCurrencies); the first attribute wins when two name the same currency.
+ * The server reads only attributes whose key is of type 'price'; page data carries the same shape.
+ */
+export function productPriceList(product: ProductLike | undefined | null): Price[] {
+  const prices: Price[] = [];
+  const seen = new Set<string>();
+  for (const link of list((product as { productsToAttributes?: unknown } | null | undefined)?.productsToAttributes)) {
+    const attribute = link.attribute as Loose | undefined;
+    if (!attribute || typeof attribute.number !== 'number' || !Number.isFinite(attribute.number)) continue;
+    for (const toCurrency of list(attribute.attributesToBillingModuleCurrencies)) {
+      const currency = toCurrency.billingModuleCurrency as Currency | undefined;
+      if (!currency?.id || seen.has(currency.id)) continue;
+      seen.add(currency.id);
+      prices.push({ currency, amount: attribute.number });
+    }
+  }
+  return prices;
+}
+
+/** the price in one currency, if there is one */
+export const priceIn = (prices: Price[], currencyId: string | undefined) => prices.find((p) => p.currency.id === currencyId);
+
+/** a line's total per currency: unit price × quantity */
+export function lineTotal(line: PricedLine): Price[] {
+  return line.prices.map((p) => ({ currency: p.currency, amount: fromMinor(toMinor(p.amount) * line.quantity) }));
+}
+
+/**
+ * An order's totals per currency (spec §7: sum of each price times quantity). A currency counts only
+ * when every line has a price in it: a total that leaves out a product would undercharge.
+ */
+export function orderTotals(lines: PricedLine[]): Price[] {
+  if (!lines.length) return [];
+  const sums = new Map<string, { currency: Currency; minor: number; lines: number }>();
+  for (const line of lines) {
+    for (const p of lineTotal(line)) {
+      const sum = sums.get(p.currency.id) ?? { currency: p.currency, minor: 0, lines: 0 };
+      sum.minor += toMinor(p.amount);
+      sum.lines += 1;
+      sums.set(p.currency.id, sum);
+    }
+  }
+  return [...sums.values()].filter((s) => s.lines === lines.length).map((s) => ({ currency: s.currency, amount: fromMinor(s.minor) }));
+}
+
+/** how many items: the sum of the lines' quantities */
+export const orderQuantity = (lines: { quantity: number }[]) => lines.reduce((n, l) => n + l.quantity, 0);
+
+/** '$49', '$49.50', '₽3900', or 'USD 49' for a currency without a symbol */
+export function formatPrice(price: Price): string {
+  const amount = Number.isInteger(price.amount) ? String(price.amount) : price.amount.toFixed(2);
+  if (price.currency.symbol) return `${price.currency.symbol}${amount}`;
+  return `${String(price.currency.slug ?? '').toUpperCase()} ${amount}`.trim();
+}

@@ -1,0 +1,170 @@
+import type { Context } from 'hono';
+import { UUID_RE } from '../../../engine/fields/index.js';
+import { readBody } from '../../../runtime/crud/body.js';
+import { bodyValidator } from '../../../runtime/crud/validate.js';
+import { badRequest } from '../../../runtime/http/errors.js';
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../../billing/server/providers/provider.js';
+
+/**
+ * The shop's request bodies (spec §5, §7), checked in two steps: first the rules whose messages the
+ * spec fixes ('productId is required', 'orderId is required', 'Invalid provider', quantity a positive
+ * integer), then the whole body against its JSON Schema (unknown fields, email, ids), each error naming
+ * its field and rule.
+ */
+
+export const MAX_QUANTITY = 10_000;
+const uuid = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' };
+const quantity = { type: 'integer', minimum: 1, maximum: MAX_QUANTITY };
+const idRef = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: uuid } };
+const optional = (s: object) => ({ anyOf: [s, { type: 'null' }] });
+const payment = {
+  provider: { type: 'string' },
+  email: { type: 'string', format: 'email', maxLength: 320 },
+  comment: optional({ type: 'string', maxLength: 2000 }),
+};
+
+type Data = Record<string, unknown>;
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+const fail = (field: string, rule: string, message: string) => badRequest(message, [{ field, rule, message }]);
+
+function requireText(data: Data, field: string, message = `${field} is required`) {
+  if (blank(data[field])) throw fail(field, 'required', message);
+}
+
+function positiveInteger(value: unknown, field: string) {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw fail(field, 'positive-integer', `${field} must be a positive integer`);
+  if (value > MAX_QUANTITY) throw fail(field, 'maximum', `${field} must be at most ${MAX_QUANTITY}`);
+}
+
+/** the provider named, or the default one; anything else is 'Invalid provider' */
+function providerOf(data: Data, fallback: ProviderName | undefined): ProviderName {
+  const value = blank(data.provider) ? fallback : data.provider;
+  if (!isProviderName(value)) throw badRequest('Invalid provider', [{ field: 'provider', rule: 'enum', message: `Invalid provider: one of ${PROVIDER_NAMES.join(', ')}` }]);
+  return value;
+}
+
+/** the body's data object: {"data": {...}}; an empty DELETE has none */
+export async function dataOf(c: Context, optionalBody = false): Promise<Data | undefined> {
+  if (optionalBody && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? 0)) return undefined;
+  const { data } = await readBody(c);
+  if (data === undefined || data === null) {
+    if (optionalBody) return undefined;
+    throw badRequest('Data is undefined');
+  }
+  if (typeof data !== 'object' || Array.isArray(data)) throw fail('data', 'type', 'data must be an object');
+  return data as Data;
+}
+
+const addToCartBody = bodyValidator<{ productId: string; quantity?: number; storeId?: string | null }>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['productId'],
+  properties: { productId: uuid, quantity, storeId: optional(uuid) },
+});
+
+/** POST …/ecommerce-module/orders: { productId, quantity = 1, storeId? } */
+export function addToCartInput(data: Data) {
+  requireText(data, 'productId', 'productId is required');
+  positiveInteger(data.quantity, 'quantity');
+  const body = addToCartBody(data);
+  return { productId: body.productId.toLowerCase(), quantity: body.quantity ?? 1, storeId: body.storeId?.toLowerCase() ?? undefined };
+}
+
+const linesBody = (withQuantity: boolean) =>
+  bodyValidator<{ ordersToProducts: { id: string; quantity?: number }[] }>({
+    type: 'object',
+    additionalProperties: false,
+    required: ['ordersToProducts'],
+    properties: {
+      ordersToProducts: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 500,
+        items: { type: 'object', additionalProperties: false, required: withQuantity ? ['id', 'quantity'] : ['id'], properties: { id: uuid, quantity } },
+      },
+    },
+  });
+const updateLines = linesBody(true);
+const removeLines = linesBody(false);
+
+/** PATCH (quantities required) and DELETE (quantities optional) …/orders/{orderId}: { ordersToProducts: [{ id, quantity }] } */
+export function linesInput(data: Data, mode: 'update' | 'remove') {
+  const items = Array.isArray(data.ordersToProducts) ? (data.ordersToProducts as unknown[]) : [];
+  items.forEach((it, i) => {
+    if (!it || typeof it !== 'object') return;
+    const item = it as Data;
+    if (blank(item.id)) throw fail(`ordersToProducts[${i}].id`, 'required', 'id is required');
+    positiveInteger(item.quantity, `ordersToProducts[${i}].quantity`);
+  });
+  const body = (mode === 'update' ? updateLines : removeLines)(data);
+  return body.ordersToProducts.map((it) => ({ id: it.id.toLowerCase(), quantity: it.quantity }));
+}
+
+const quantityBody = bodyValidator<{ quantity: number }>({ type: 'object', additionalProperties: false, required: ['quantity'], properties: { quantity } });
+
+/** PATCH /api/ecommerce/orders/{id}/orders-to-products/{lineId}: { quantity } */
+export function quantityInput(data: Data) {
+  positiveInteger(data.quantity, 'quantity');
+  return quantityBody(data).quantity;
+}
+
+const currencyRef = { type: 'object', additionalProperties: false, properties: { currency: idRef } };
+const ordersCheckout = bodyValidator<{ email: string; comment?: string | null; billingModule: { currency: { id: string } }; ecommerceModule: { orders: { id: string }[] } }>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['email', 'billingModule', 'ecommerceModule'],
+  properties: {
+    ...payment,
+    billingModule: { ...currencyRef, required: ['currency'] },
+    ecommerceModule: { type: 'object', additionalProperties: false, required: ['orders'], properties: { orders: { type: 'array', minItems: 1, maxItems: 50, items: idRef } } },
+  },
+});
+const oneCheckout = bodyValidator<{ email: string; comment?: string | null; billingModule?: { currency?: { id: string } } }>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['email'],
+  properties: { ...payment, billingModule: currencyRef },
+});
+const productCheckout = bodyValidator<{ email: string; comment?: string | null; quantity?: number; storeId?: string | null; billingModule?: { currency?: { id: string } } }>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['email'],
+  properties: { ...payment, quantity, storeId: optional(uuid), billingModule: currencyRef },
+});
+
+const currencyIdOf = (b: { billingModule?: { currency?: { id: string } } }) => b.billingModule?.currency?.id?.toLowerCase();
+const common = (b: { email: string; comment?: string | null }) => ({ email: b.email.trim(), ...(b.comment && { comment: b.comment }) });
+
+/** POST …/ecommerce-module/orders/checkout: provider, email, billingModule.currency.id, ecommerceModule.orders[].id */
+export function ordersCheckoutInput(data: Data, defaultProvider: ProviderName | undefined) {
+  const provider = providerOf(data, defaultProvider);
+  const orders = (data.ecommerceModule as Data | undefined)?.orders;
+  if (!Array.isArray(orders) || !orders.length || orders.some((o) => !o || typeof o !== 'object' || blank((o as Data).id))) throw fail('ecommerceModule.orders', 'required', 'orderId is required');
+  const body = ordersCheckout({ ...data, provider });
+  return { provider, ...common(body), currencyId: currencyIdOf(body), orderIds: body.ecommerceModule.orders.map((o) => o.id.toLowerCase()) };
+}
+
+/** POST …/orders/{orderId}/checkout: provider, email, billingModule.currency.id (optional: the default currency) */
+export function orderCheckoutInput(data: Data, defaultProvider: ProviderName | undefined) {
+  const provider = providerOf(data, defaultProvider);
+  const body = oneCheckout({ ...data, provider });
+  return { provider, ...common(body), currencyId: currencyIdOf(body) };
+}
+
+/** POST …/products/{productId}/checkout: the same, plus quantity (1) and storeId */
+export function productCheckoutInput(data: Data, defaultProvider: ProviderName | undefined) {
+  const provider = providerOf(data, defaultProvider);
+  positiveInteger(data.quantity, 'quantity');
+  const body = productCheckout({ ...data, provider });
+  return { provider, ...common(body), currencyId: currencyIdOf(body), quantity: body.quantity ?? 1, storeId: body.storeId?.toLowerCase() ?? undefined };
+}
+
+/** a path id: 'orderId is required' when blank, 400 when not a UUID */
+export function pathId(c: Context, name: string, label = name): string {
+  const value = (c.req.param(name) ?? '').trim().toLowerCase();
+  if (!value) throw fail(label, 'required', `${label} is required`);
+  if (!UUID_RE.test(value)) throw fail(label, 'format', `${label} must be a UUID`);
+  return value;
+}

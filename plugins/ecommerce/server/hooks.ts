@@ -1,0 +1,117 @@
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { HookSet } from '../../../runtime/crud/hooks.js';
+import type { PluginContext } from '../../../runtime/plugin.js';
+import type { NotificationService } from '../../notification/server/index.js';
+import type { FileStorageService } from '../../file-storage/server/index.js';
+import { formatPrice, priceIn } from '../pricing.js';
+import { ORDERS_PAGE, titleOf } from './checkout.js';
+import type { Orders, OrderView } from './orders.js';
+import { renderReceipt } from './receipt.js';
+
+/** what a payment intent's new status means for the orders it pays (only orders still paying move) */
+const AFTER_PAYMENT: Record<string, string> = { succeeded: 'approving', failed: 'canceled', canceled: 'canceled' };
+
+export const STATUS_LABELS: Record<string, string> = {
+  new: 'New',
+  paying: 'Waiting for payment',
+  approving: 'Paid, being approved',
+  packaging: 'Packaging',
+  delivering: 'On its way',
+  delivered: 'Delivered',
+  canceled: 'Canceled',
+};
+
+/**
+ * The order lifecycle as hooks, so that it follows every write path (the webhook, an admin's edit in the
+ * generic API, a plugin route):
+ * - a payment intent that succeeds, fails or is canceled moves its orders out of 'paying', in the same transaction;
+ * - an order that reaches 'approving' gets its receipt (a 1500 × 1500 PNG stored through file-storage) once committed;
+ * - every status change is mailed ('order-status-changed') to the buyer and the admins once committed.
+ */
+export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
+  const t = ctx.database.tables;
+  const order = ctx.model.byId['ecommerce/order'];
+
+  async function attachReceipt(id: string) {
+    const fileStorage = ctx.services.fileStorage as FileStorageService | undefined;
+    if (!fileStorage) return ctx.log.warn({ order: id }, 'no file-storage module: the receipt is not made');
+    const [view] = await orders.views([id]);
+    if (!view || view.receipt) return;
+    const png = await renderReceipt(view, view.updatedAt);
+    const file = await fileStorage.store({ bytes: png, name: `Receipt of order ${id}`, alt: `Receipt of order #${id}` });
+    await ctx.repo.transaction(async (tx) => {
+      await ctx.repo.create(ctx.model.byId['ecommerce/orders-to-file-storage-module-files'], { orderId: id, fileStorageModuleFileId: file.id }, tx);
+      await ctx.repo.update(order, id, { receipt: String(file.file) }, tx);
+    });
+  }
+
+  /** the buyer's addresses: the invoice emails given at checkout and the subject's verified email identities */
+  async function buyerEmails(view: OrderView): Promise<string[]> {
+    const [so, si, ident] = [t['rbac/subjects-to-ecommerce-module-orders'], t['rbac/subjects-to-identities'], t['rbac/identity']];
+    const subjects: { id: string }[] = await ctx.database.db.select({ id: so.subjectId }).from(so).where(eq(so.ecommerceModuleOrderId, view.id));
+    const verified: { email: string }[] = subjects.length
+      ? await ctx.database.db
+          .select({ email: ident.email })
+          .from(si)
+          .innerJoin(ident, eq(ident.id, si.identityId))
+          .where(and(inArray(si.subjectId, subjects.map((s) => s.id)), isNotNull(ident.email), isNotNull(ident.emailVerifiedAt)))
+      : [];
+    return [...view.invoices.map((i) => i.email), ...verified.map((v) => v.email)].filter((e): e is string => !!e).map((e) => e.toLowerCase());
+  }
+
+  function mailText(view: OrderView, forAdmin: boolean): string {
+    const currencyId = view.currency?.id;
+    const money = (prices: OrderView['totals']) => (priceIn(prices, currencyId) ? formatPrice(priceIn(prices, currencyId)!) : prices.map(formatPrice).join(' / '));
+    return [
+      `Order #${view.id} is now: ${STATUS_LABELS[view.status] ?? view.status}.`,
+      '',
+      ...view.ordersToProducts.map((l) => `${titleOf(l.product)} × ${l.quantity}: ${money(l.totals)}`),
+      `Total: ${money(view.totals)}`,
+      '',
+      ...(view.receipt ? [`Receipt: ${ctx.config.publicUrl}${view.receipt}`] : []),
+      forAdmin ? `Admin: ${ctx.config.publicUrl}/admin/` : `Your orders: ${ctx.config.publicUrl}${ORDERS_PAGE}`,
+    ].join('\n');
+  }
+
+  async function mailStatus(id: string) {
+    const notification = ctx.services.notification as NotificationService | undefined;
+    if (!notification) return;
+    const [view] = await orders.views([id]);
+    if (!view) return;
+    const subject = `Order #${view.id}: ${STATUS_LABELS[view.status] ?? view.status}`;
+    const admins = new Set(ctx.config.adminEmails);
+    const buyers = [...new Set(await buyerEmails(view))].filter((e) => !admins.has(e));
+    const sends = [...buyers.map((to) => ({ to, admin: false })), ...[...admins].map((to) => ({ to, admin: true }))];
+    await Promise.all(
+      sends.map(({ to, admin }) =>
+        notification.sendEmail({ to, subject, text: mailText(view, admin), template: 'order-status-changed' }).catch((err) => ctx.log.error({ err, order: id }, 'order email failed')),
+      ),
+    );
+  }
+
+  return {
+    'billing/payment-intent': {
+      async afterUpdate(row, { previous, tx }) {
+        const next = AFTER_PAYMENT[row.status as string];
+        if (!next || row.status === previous.status) return;
+        const opi = t['ecommerce/orders-to-billing-module-payment-intents'];
+        const links: { orderId: string }[] = await tx.select({ orderId: opi.orderId }).from(opi).where(eq(opi.billingModulePaymentIntentId, row.id));
+        for (const { orderId } of links) {
+          const current = await ctx.repo.get(order, orderId, tx);
+          if (current?.status === 'paying') await ctx.repo.update(order, orderId, { status: next }, tx);
+        }
+      },
+    },
+    'ecommerce/order': {
+      async afterCommit({ operation, row, previous }) {
+        if (operation !== 'update' || !previous || row.status === previous.status) return;
+        const id = row.id as string;
+        if (row.status === 'approving' && !row.receipt) {
+          await attachReceipt(id).catch((err) => ctx.log.error({ err, order: id }, 'receipt failed'));
+        }
+        // delivery is not awaited: a slow mail server never holds the request
+        void mailStatus(id).catch((err) => ctx.log.error({ err, order: id }, 'order email failed'));
+      },
+    },
+  };
+}

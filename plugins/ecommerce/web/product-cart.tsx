@@ -1,0 +1,129 @@
+import { useId, useState } from 'react';
+import { Loader2, LogIn, Minus, Plus, ShoppingCart, Trash2, Zap } from 'lucide-react';
+import { Button } from '../../../web/ui/button.js';
+import { Input } from '../../../web/ui/input.js';
+import { Skeleton } from '../../../web/ui/skeleton.js';
+import { useT, type Expanded } from '../../../web/storefront/context.js';
+import { ROUTES, useSubject } from '../../rbac/web/session.js';
+import { ButtonLink } from '../../rbac/web/ui.js';
+import { lineTotal, productPriceList } from '../pricing.js';
+import { CartSheet } from './cart.js';
+import { CheckoutForm } from './checkout-form.js';
+import { cartDrawer, shopPath, shopRequest, useCart, useCartChange, useCartDrawer, type CheckoutAnswer } from './shop-api.js';
+
+const MAX = 10_000;
+
+/** when the page has no cart widget of its own, the product brings the drawer its Checkout opens */
+function OwnDrawer() {
+  const { hosted } = useCartDrawer();
+  return hosted ? null : <CartSheet />;
+}
+
+/** the product is in the cart: its quantity with update and delete, and checkout */
+function InCart({ title, orderId, line }: { title: string; orderId: string; line: { id: string; quantity: number } }) {
+  const change = useCartChange();
+  const set = (quantity: number) => change.mutate({ method: 'PATCH', path: `/orders/${orderId}`, data: { ordersToProducts: [{ id: line.id, quantity }] }, done: 'Updated successfully' });
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-sm font-medium text-green-700">In your cart</p>
+      <div className="flex flex-wrap items-center gap-2" aria-busy={change.isPending}>
+        <div className="flex items-center gap-1 rounded-md border border-slate-300 p-0.5">
+          <Button size="icon" variant="ghost" aria-label={`Decrease quantity of ${title}`} disabled={change.isPending || line.quantity <= 1} onClick={() => set(line.quantity - 1)}>
+            <Minus className="h-4 w-4" aria-hidden />
+          </Button>
+          <span className="w-10 text-center font-semibold tabular-nums" aria-label="Quantity in the cart">{line.quantity}</span>
+          <Button size="icon" variant="ghost" aria-label={`Increase quantity of ${title}`} disabled={change.isPending} onClick={() => set(line.quantity + 1)}>
+            <Plus className="h-4 w-4" aria-hidden />
+          </Button>
+        </div>
+        <Button
+          variant="outline"
+          disabled={change.isPending}
+          onClick={() => change.mutate({ method: 'DELETE', path: `/orders/${orderId}`, data: { ordersToProducts: [{ id: line.id }] }, done: 'Deleted successfully' })}
+          className="text-red-700"
+        >
+          <Trash2 className="h-4 w-4" aria-hidden />
+          Delete
+        </Button>
+        <Button variant="primary" onClick={cartDrawer.open}>
+          <ShoppingCart className="h-4 w-4" aria-hidden />
+          Checkout
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** the product is not in the cart: a quantity and 'Add to cart' ('Adding...' while pending) */
+function AddToCart({ product, text, setText, quantity }: { product: Expanded; text: string; setText: (v: string) => void; quantity: number }) {
+  const change = useCartChange();
+  const id = useId();
+  return (
+    <div className="flex flex-wrap items-end gap-2">
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={id} className="text-sm font-medium text-slate-800">Quantity</label>
+        <Input id={id} type="number" inputMode="numeric" min={1} max={MAX} step={1} value={text} onChange={(e) => setText(e.target.value)} onBlur={() => setText(String(quantity))} className="w-24" />
+      </div>
+      <Button variant="primary" className="h-10" disabled={change.isPending} onClick={() => change.mutate({ method: 'POST', path: '/orders', data: { productId: product.id, quantity }, done: 'Updated successfully' })}>
+        {change.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <ShoppingCart className="h-4 w-4" aria-hidden />}
+        {change.isPending ? 'Adding...' : 'Add to cart'}
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * product 'cart-default' (spec §2): for a subject whose cart holds the product, update, delete and
+ * checkout; otherwise add to cart, and a one step checkout of this product alone. Visitors are asked to
+ * sign in; the server renders a placeholder (the cart is the subject's, never in the shared HTML).
+ */
+export function ProductCart({ row }: { row: Expanded }) {
+  const t = useT();
+  const { status, me } = useSubject();
+  const cart = useCart();
+  const [text, setText] = useState('1');
+  // what is typed, as a whole number of items from 1 to MAX (1 while the field is empty)
+  const quantity = Math.min(MAX, Math.max(1, Math.floor(Number(text)) || 1));
+  const [oneStep, setOneStep] = useState(false);
+  const prices = productPriceList(row);
+  const title = t(row.title) || String(row.slug ?? '');
+
+  if (status === 'loading' || (me && cart.isPending)) return <Skeleton className="h-20 w-full max-w-md" />;
+  if (!me) {
+    return (
+      <div className="flex flex-wrap items-center gap-3">
+        <ButtonLink to={ROUTES.selectMethod} variant="primary">
+          <LogIn className="h-4 w-4" aria-hidden />
+          Login to buy
+        </ButtonLink>
+        <span className="text-sm text-slate-500">Sign in to add products to your cart.</span>
+      </div>
+    );
+  }
+  if (!prices.length) return <p className="text-sm text-slate-500">This product is not for sale yet.</p>;
+  const line = cart.data?.ordersToProducts.find((l) => l.productId === row.id);
+  return (
+    <div className="flex max-w-md flex-col gap-4">
+      {line && cart.data ? <InCart title={title} orderId={cart.data.id} line={line} /> : <AddToCart product={row} text={text} setText={setText} quantity={quantity} />}
+      <div>
+        <Button variant="link" className="h-auto px-0" aria-expanded={oneStep} onClick={() => setOneStep((v) => !v)}>
+          <Zap className="h-4 w-4" aria-hidden />
+          {oneStep ? 'Hide one step checkout' : 'Buy now in one step'}
+        </Button>
+        {oneStep && (
+          <CheckoutForm
+            className="mt-3 rounded-xl border border-slate-200 bg-slate-50 p-4"
+            totals={lineTotal({ quantity: line ? line.quantity : quantity, prices })}
+            label="One step checkout"
+            submit={(input) =>
+              shopRequest<CheckoutAnswer>('POST', shopPath(me.id, `/products/${row.id}/checkout`), {
+                data: { provider: input.provider, email: input.email, comment: input.comment, quantity: line ? line.quantity : quantity, billingModule: { currency: { id: input.currencyId } } },
+              })
+            }
+          />
+        )}
+      </div>
+      <OwnDrawer />
+    </div>
+  );
+}

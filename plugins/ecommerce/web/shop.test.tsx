@@ -1,0 +1,192 @@
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { Variant, type Expanded } from '../../../web/storefront/context.js';
+import { browserSandbox, fail, ME, mockFetch, ok, renderPage } from '../../rbac/web/test-utils.js';
+import { registerEcommerceWeb } from './index.js';
+import { cartDrawer, type Order } from './shop-api.js';
+
+beforeAll(registerEcommerceWeb);
+const sandbox = browserSandbox();
+beforeEach(() => cartDrawer.set(false));
+
+const usd = { id: 'c-usd', slug: 'usd', symbol: '$', isDefault: true };
+const rub = { id: 'c-rub', slug: 'rub', symbol: '₽', isDefault: false };
+const priced = (id: string, amount: number, currency: object) => ({ id: `pa-${id}`, variant: 'default', attribute: { id, variant: 'default', number: amount, attributesToBillingModuleCurrencies: [{ id: `ac-${id}`, variant: 'default', billingModuleCurrency: currency }] } });
+const book: Expanded = { id: 'p-book', variant: 'default', slug: 'book', title: { en: 'Book', ru: 'Книга' }, productsToAttributes: [priced('a1', 12.5, usd), priced('a2', 990, rub)] };
+const ME_PATH = '/api/rbac/subjects/authentication/me';
+const SHOP = `/api/rbac/subjects/${ME.id}/ecommerce-module`;
+const PROVIDERS = ok({ providers: ['dummy', 'stripe'], default: 'dummy' });
+
+const line = (quantity: number) => ({
+  id: 'l-1', orderId: 'o-1', productId: book.id, quantity, product: { id: book.id, slug: 'book', title: book.title, adminTitle: 'Book', type: 'one_off' },
+  prices: [{ currency: usd, amount: 12.5 }, { currency: rub, amount: 990 }],
+  totals: [{ currency: usd, amount: 12.5 * quantity }, { currency: rub, amount: 990 * quantity }],
+});
+const cart = (quantity: number): Order => ({
+  id: 'o-1', status: 'new', type: 'cart', receipt: '', comment: null, createdAt: '2026-01-01T00:00:00.000Z',
+  ordersToProducts: [line(quantity)], totals: [], quantity, currency: null, invoices: [],
+});
+
+const product = (variant: string) => <Variant module="ecommerce" entity="product" variant={variant} row={book} />;
+
+describe('product cart-default', () => {
+  it('asks a visitor to sign in', async () => {
+    mockFetch({});
+    renderPage(product('cart-default'));
+    expect(await screen.findByRole('link', { name: 'Login to buy' })).toBeTruthy();
+  });
+
+  it("adds to the cart ('Adding...' while pending, then 'Updated successfully'); then shows update, delete and checkout", async () => {
+    let release!: () => void;
+    const calls = mockFetch({
+      [`GET ${ME_PATH}`]: ok(ME),
+      [`GET ${SHOP}/orders`]: [ok([]), ok([cart(2)])],
+      [`POST ${SHOP}/orders`]: () => new Promise((r) => (release = () => r({ status: 201, body: { data: cart(2) } }))),
+    });
+    renderPage(product('cart-default'));
+    const user = userEvent.setup();
+    const quantity = await screen.findByLabelText('Quantity');
+    await user.clear(quantity);
+    await user.type(quantity, '2');
+    await user.click(screen.getByRole('button', { name: 'Add to cart' }));
+    expect(await screen.findByRole('button', { name: 'Adding...' })).toBeTruthy();
+    release();
+    expect(await screen.findByText('Updated successfully')).toBeTruthy();
+    expect(calls.find('POST', `${SHOP}/orders`)[0].data).toEqual({ productId: book.id, quantity: 2 });
+    expect(await screen.findByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Checkout' })).toBeTruthy();
+    expect(screen.getByLabelText('Quantity in the cart').textContent).toBe('2');
+  });
+
+  it('shows the server error as a toast', async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([]), [`POST ${SHOP}/orders`]: fail(400, "Product doesn't have price attributes connected to billing module currency.") });
+    renderPage(product('cart-default'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Add to cart' }));
+    expect(await screen.findByText(/Product doesn't have price attributes/)).toBeTruthy();
+  });
+
+  it('one step checkout shows the price and goes to the payment url', async () => {
+    const calls = mockFetch({
+      [`GET ${ME_PATH}`]: ok(ME),
+      [`GET ${SHOP}/orders`]: ok([]),
+      'GET /api/billing/providers': PROVIDERS,
+      [`POST ${SHOP}/products/${book.id}/checkout`]: { status: 201, body: { data: { billingModule: { invoices: [{ id: 'i', paymentUrl: '/billing/dummy/checkout/i?token=t' }] } } } },
+    });
+    renderPage(product('cart-default'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Buy now in one step' }));
+    const button = await screen.findByRole('button', { name: 'One step checkout $12.50' });
+    fireEvent.click(within(screen.getByRole('radiogroup', { name: 'Currency' })).getByRole('radio', { name: 'RUB' }));
+    expect(screen.getByRole('button', { name: 'One step checkout ₽990' })).toBe(button);
+    await waitFor(() => expect((screen.getByLabelText('Payment provider') as HTMLSelectElement).value).toBe('dummy'));
+    fireEvent.click(button);
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/billing/dummy/checkout/i?token=t'));
+    expect(calls.find('POST', `${SHOP}/products/${book.id}/checkout`)[0].data).toEqual({ provider: 'dummy', email: 'ada@example.com', quantity: 1, billingModule: { currency: { id: rub.id } } });
+  });
+});
+
+describe('price and currency toggle', () => {
+  it('price-default shows the chosen currency; the toggle group switches it with the keyboard too', async () => {
+    mockFetch({});
+    renderPage(product('overview-default'));
+    const prices = screen.getByTestId('prices');
+    expect(prices.firstElementChild!.textContent).toBe('$12.50');
+    const group = screen.getByRole('radiogroup', { name: 'Currency' });
+    const [first] = within(group).getAllByRole('radio');
+    expect(first.getAttribute('aria-checked')).toBe('true');
+    fireEvent.keyDown(first, { key: 'ArrowRight' });
+    expect(screen.getByTestId('prices').firstElementChild!.textContent).toBe('₽990');
+  });
+});
+
+describe('cart drawer (widget cart-default)', () => {
+  const widget: Expanded = { id: 'w-cart', variant: 'cart-default' };
+
+  it('renders nothing for a visitor', async () => {
+    mockFetch({});
+    const { container } = renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(container.querySelector('button')).toBeNull();
+  });
+
+  it('opens from the icon with the quantity badge: Cart, the order card, and checkout in the chosen currency', async () => {
+    const calls = mockFetch({
+      [`GET ${ME_PATH}`]: ok(ME),
+      [`GET ${SHOP}/orders`]: [ok([cart(3)]), ok([cart(4)])],
+      'GET /api/billing/providers': PROVIDERS,
+      [`PATCH ${SHOP}/orders/o-1`]: ok(cart(4)),
+      [`POST ${SHOP}/orders/checkout`]: { status: 201, body: { data: { billingModule: { invoices: [{ id: 'i', paymentUrl: 'https://checkout.stripe.com/c/pay/cs_1' }] } } } },
+    });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    const open = await screen.findByRole('button', { name: 'Open cart, 3 items' });
+    expect(screen.getByTestId('cart-badge').textContent).toBe('3');
+    fireEvent.click(open);
+    const drawer = await screen.findByRole('dialog', { name: 'Cart' });
+    const card = within(drawer).getByRole('article', { name: 'Order #o-1' });
+    expect(within(card).getByRole('link', { name: 'Book' })).toBeTruthy();
+    expect(within(card).getByTestId('order-quantity').textContent).toBe('3');
+    expect(within(card).getByTestId('order-total').textContent).toBe('$37.50 · ₽2970');
+    fireEvent.click(within(card).getByRole('button', { name: 'Increase quantity of Book' }));
+    await waitFor(() => expect(calls.find('PATCH', `${SHOP}/orders/o-1`)[0]?.data).toEqual({ ordersToProducts: [{ id: 'l-1', quantity: 4 }] }));
+    await waitFor(() => expect(within(drawer).getByTestId('order-total').textContent).toBe('$50 · ₽3960'));
+
+    await user().selectOptions(within(drawer).getByLabelText('Payment provider'), 'stripe');
+    await user().clear(within(drawer).getByLabelText('Invoice email'));
+    await user().type(within(drawer).getByLabelText('Invoice email'), 'nope');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Checkout $50' }));
+    expect(await within(drawer).findByText('Enter a valid email address')).toBeTruthy();
+    await user().clear(within(drawer).getByLabelText('Invoice email'));
+    await user().type(within(drawer).getByLabelText('Invoice email'), 'gift@example.com');
+    await user().type(within(drawer).getByLabelText('Comment'), 'Wrap it');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Checkout $50' }));
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_1'));
+    expect(calls.find('POST', `${SHOP}/orders/checkout`)[0].data).toEqual({
+      provider: 'stripe', email: 'gift@example.com', comment: 'Wrap it', billingModule: { currency: { id: usd.id } }, ecommerceModule: { orders: [{ id: 'o-1' }] },
+    });
+  });
+
+  it('says so when the cart is empty', async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([]) });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open cart, 0 items' }));
+    expect(await screen.findByText('Your cart is empty')).toBeTruthy();
+  });
+});
+
+describe('orders page (widget order-list-default)', () => {
+  const widget: Expanded = { id: 'w-orders', variant: 'order-list-default' };
+
+  it('lists the orders with status and receipt; asks a visitor to sign in', async () => {
+    const paid: Order = { ...cart(2), id: 'o-2', status: 'approving', type: 'history', receipt: '/files/r.png', currency: usd, invoices: [{ id: 'i', status: 'paid', provider: 'dummy', amount: 25, paymentUrl: null }] };
+    const waiting: Order = { ...cart(1), id: 'o-3', status: 'paying', type: 'history', invoices: [{ id: 'j', status: 'open', provider: 'dummy', amount: 12.5, paymentUrl: '/pay/j' }] };
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([waiting, paid, cart(5)]) });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    const list = await screen.findByRole('list', { name: 'Orders' });
+    const cards = within(list).getAllByRole('article');
+    expect(cards.map((c) => c.getAttribute('aria-label'))).toEqual(['Order #o-3', 'Order #o-2']);
+    expect(within(cards[0]).getByText('Waiting for payment')).toBeTruthy();
+    expect(within(cards[0]).getByRole('link', { name: 'Pay now' }).getAttribute('href')).toBe('/pay/j');
+    expect(within(cards[1]).getByText('Paid, being approved')).toBeTruthy();
+    expect(within(cards[1]).getByRole('link', { name: /Receipt/ }).getAttribute('href')).toBe('/files/r.png');
+  });
+
+  it('asks a visitor to sign in', async () => {
+    mockFetch({});
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    expect(await screen.findByText('Sign in to see your orders.')).toBeTruthy();
+  });
+});
+
+const user = () => userEvent.setup();
+
+describe('order default variant', () => {
+  it("is the order card 'Order #{id}' with quantity, products and totals per currency", () => {
+    mockFetch({});
+    renderPage(<Variant module="ecommerce" entity="order" row={{ ...cart(2), variant: 'default' } as unknown as Expanded} />);
+    const card = screen.getByRole('article', { name: 'Order #o-1' });
+    expect(within(card).getByRole('heading').textContent).toBe('Order #o-1');
+    expect(within(card).getByTestId('order-quantity').textContent).toBe('2');
+    expect(within(card).getByTestId('order-total').textContent).toBe('$25 · ₽1980');
+    expect(within(card).getByRole('link', { name: 'Book' }).getAttribute('href')).toBe('/ecommerce/products/book');
+  });
+});

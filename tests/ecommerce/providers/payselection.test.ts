@@ -1,0 +1,4 @@
+import { runProviderCases } from './providers.case.js';
+import { payselectionKit } from './payselection.kit.js';
+
+runProviderCases(payselectionKit('payselection', 'PAYSELECTION'));
