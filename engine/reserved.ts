@@ -24,7 +24,11 @@ export const RESERVED_ROUTES: readonly ReservedRoute[] = [
   { path: '/api/openapi.json', by: 'runtime/http/openapi.ts (GET /api/openapi.json)' },
   { path: '/api/docs', by: 'runtime/http/openapi.ts (the API viewer at /api/docs)' },
   { path: '/api/revalidation', by: 'plugins/host (GET /api/revalidation/revalidate)' },
+  { path: '/api/billing/webhooks', by: 'plugins/billing (POST /api/billing/webhooks/:provider)' },
+  { path: '/api/billing/providers', by: 'plugins/billing (GET /api/billing/providers)' },
   // plugin routes under an entity's own path: only that entity may own the path
+  { path: '/api/ecommerce/orders', entity: 'ecommerce/order', by: 'plugins/ecommerce (/api/ecommerce/orders/:id/total, /quantity, /checkout-attributes/:currencyId, /orders-to-products/:lineId, /clear-old-orders)' },
+  { path: '/api/ecommerce/orders-to-products', entity: 'ecommerce/orders-to-products', by: 'plugins/ecommerce (GET /api/ecommerce/orders-to-products/:id/total)' },
   { path: '/api/crm/forms', entity: 'crm/form', by: 'plugins/crm (POST /api/crm/forms/:id/requests)' },
   { path: '/api/file-storage/files', entity: 'file-storage/file', by: 'plugins/file-storage (POST /api/file-storage/files/upload)' },
   { path: '/api/host/pages', entity: 'host/page', by: 'plugins/host (GET /api/host/pages/find-by-url, /urls, /url-segment-value)' },
