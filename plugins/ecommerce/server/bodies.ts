@@ -57,11 +57,12 @@ export async function dataOf(c: Context, optionalBody = false): Promise<Data | u
   return data as Data;
 }
 
-const addToCartBody = bodyValidator<{ productId: string; quantity?: number; storeId?: string | null }>({
+const addToCartBody = bodyValidator<{ productId: string; quantity?: number; storeId?: string | null; billingModule?: { currency?: { id?: string } } }>({
   type: 'object',
   additionalProperties: false,
   required: ['productId'],
-  properties: { productId: uuid, quantity, storeId: optional(uuid) },
+  // billingModule.currency: the currency the client shows; the cart keeps prices in every currency, so it only is checked
+  properties: { productId: uuid, quantity, storeId: optional(uuid), billingModule: { type: 'object', additionalProperties: false, properties: { currency: { type: 'object', additionalProperties: false, properties: { id: uuid } } } } },
 });
 
 /** POST …/ecommerce-module/orders: { productId, quantity = 1, storeId? } */
@@ -110,14 +111,16 @@ export function quantityInput(data: Data) {
   return quantityBody(data).quantity;
 }
 
-const currencyRef = { type: 'object', additionalProperties: false, properties: { currency: idRef } };
-const ordersCheckout = bodyValidator<{ email: string; comment?: string | null; billingModule: { currency: { id: string } }; ecommerceModule: { orders: { id: string }[] } }>({
+/** billingModule: { currency: { id? } } — the currency may be left out (the default currency), as the reference client sends it */
+const currencyRef = { type: 'object', additionalProperties: false, properties: { currency: { type: 'object', additionalProperties: false, properties: { id: uuid } } } };
+// spec §5 reads the currency as required in one form and optional in another: both readings are accepted
+const ordersCheckout = bodyValidator<{ email: string; comment?: string | null; billingModule?: { currency?: { id?: string } }; ecommerceModule: { orders: { id: string }[] } }>({
   type: 'object',
   additionalProperties: false,
-  required: ['email', 'billingModule', 'ecommerceModule'],
+  required: ['email', 'ecommerceModule'],
   properties: {
     ...payment,
-    billingModule: { ...currencyRef, required: ['currency'] },
+    billingModule: currencyRef,
     ecommerceModule: { type: 'object', additionalProperties: false, required: ['orders'], properties: { orders: { type: 'array', minItems: 1, maxItems: 50, items: idRef } } },
   },
 });
@@ -134,7 +137,7 @@ const productCheckout = bodyValidator<{ email: string; comment?: string | null; 
   properties: { ...payment, quantity, storeId: optional(uuid), billingModule: currencyRef },
 });
 
-const currencyIdOf = (b: { billingModule?: { currency?: { id: string } } }) => b.billingModule?.currency?.id?.toLowerCase();
+const currencyIdOf = (b: { billingModule?: { currency?: { id?: string } } }) => b.billingModule?.currency?.id?.toLowerCase();
 const common = (b: { email: string; comment?: string | null }) => ({ email: b.email.trim(), ...(b.comment && { comment: b.comment }) });
 
 /** POST …/ecommerce-module/orders/checkout: provider, email, billingModule.currency.id, ecommerceModule.orders[].id */

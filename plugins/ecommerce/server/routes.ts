@@ -44,17 +44,31 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
     return (await orders.views(ids)).flatMap((v) => v.ordersToProducts);
   };
 
-  /** GET …/orders?type=cart|history: the subject's orders with lines, prices and invoices, newest first */
+  /**
+   * GET …/orders: the subject's cart orders (type cart, status new), [] when none — as the reference client reads
+   * it; `?type=history` the checked-out ones, `?type=all` every order; with lines, prices and invoices, newest first
+   */
   app.get(`${SUBJECT}/orders`, async (c) => {
     const subjectId = await subjectOf(c);
-    const type = c.req.query('type');
-    if (type !== undefined && type !== 'cart' && type !== 'history') throw badRequest('type must be cart or history', [{ field: 'type', rule: 'enum', message: 'type must be one of: cart, history' }]);
-    const ids = await orders.idsOf(subjectId, type ? eq(o.type, type) : undefined);
-    return c.json({ data: await orders.views(ids) });
+    const type = c.req.query('type') ?? 'cart';
+    if (type !== 'cart' && type !== 'history' && type !== 'all') throw badRequest('type must be cart, history or all', [{ field: 'type', rule: 'enum', message: 'type must be one of: cart, history, all' }]);
+    const where = type === 'all' ? undefined : type === 'cart' ? and(eq(o.type, 'cart'), eq(o.status, 'new')) : eq(o.type, 'history');
+    return c.json({ data: await orders.views(await orders.idsOf(subjectId, where)) });
   });
 
-  /** GET …/orders/total: the cart's totals per currency */
-  app.get(`${SUBJECT}/orders/total`, async (c) => c.json({ data: orderTotals(await cartLines(await subjectOf(c))) }));
+  /** GET …/orders/total: the cart per currency — [{ billingModuleCurrency, total, orders: [{ …order, total }] }] */
+  app.get(`${SUBJECT}/orders/total`, async (c) => {
+    const subjectId = await subjectOf(c);
+    const views = await orders.views(await orders.idsOf(subjectId, and(eq(o.type, 'cart'), eq(o.status, 'new'))));
+    const totals = orderTotals(views.flatMap((v) => v.ordersToProducts));
+    return c.json({
+      data: totals.map((t) => ({
+        billingModuleCurrency: t.currency,
+        total: t.amount,
+        orders: views.map((v) => ({ ...v, total: v.totals.find((x) => x.currency.id === t.currency.id)?.amount ?? 0 })),
+      })),
+    });
+  });
 
   /** GET …/orders/quantity: how many items are in the cart */
   app.get(`${SUBJECT}/orders/quantity`, async (c) => c.json({ data: orderQuantity(await cartLines(await subjectOf(c))) }));
@@ -156,14 +170,20 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
     if (lines.some((l) => !l.price)) throw badRequest(NO_PRICE, [{ field: 'billingModuleCurrencyId', rule: 'price', message: NO_PRICE }]);
     const priced = lines.map(({ line, price }) => ({ id: line.id, productId: line.productId, quantity: line.quantity, price: price!.amount, total: lineTotal({ quantity: line.quantity, prices: [price!] })[0].amount }));
     const total = orderTotals(lines.map(({ line, price }) => ({ quantity: line.quantity, prices: [price!] })))[0]?.amount ?? 0;
-    return c.json({ data: { billingModuleCurrency: currency, ordersToProducts: priced, total } });
+    // { amount, type, interval? } as the reference client reads it: a subscription when any product is one
+    const subscription = view.ordersToProducts.some((l) => (l as { product?: { type?: string } }).product?.type === 'subscription');
+    return c.json({ data: { amount: total, type: subscription ? 'subscription' : 'one_off', ...(subscription && { interval: 'month' }), billingModuleCurrency: currency, ordersToProducts: priced, total } });
   });
 
   /** GET /api/ecommerce/orders/{id}/total: totals per currency */
   app.get('/api/ecommerce/orders/:id/total', async (c) => {
     const id = pathId(c, 'id');
     await visibleOrder(c, id);
-    return c.json({ data: (await orders.views([id]))[0].totals });
+    const [view] = await orders.views([id]);
+    const totals = view.totals;
+    // { total, billingModuleCurrency } in the order's currency (once checked out) or the default one; every currency in `totals`
+    const main = totals.find((t) => t.currency.id === view.currency?.id) ?? totals.find((t) => t.currency.isDefault) ?? totals[0];
+    return c.json({ data: { total: main?.amount ?? 0, billingModuleCurrency: main?.currency ?? null, totals } });
   });
 
   /** GET /api/ecommerce/orders/{id}/quantity */
@@ -214,7 +234,7 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
     const unknown = Object.keys(data).filter((k) => k !== 'olderThanDays');
     if (unknown.length) throw badRequest(`${unknown[0]} is not an allowed field`, unknown.map((field) => ({ field, rule: 'unknown', message: `${field} is not an allowed field` })));
     const deleted = await orders.clearOldCarts(new Date(Date.now() - days * 86_400_000));
-    return c.json({ data: { deleted } });
+    return c.json({ data: { ok: true, deleted } });
   });
 
 }

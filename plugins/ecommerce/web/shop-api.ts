@@ -66,7 +66,7 @@ export function useCart() {
 /** the subject's orders, newest first */
 export function useOrders() {
   const { me, status } = useSubject();
-  const query = useQuery({ queryKey: ordersKey(me?.id), queryFn: () => shopRequest<Order[]>('GET', shopPath(me!.id, '/orders')), enabled: !!me, staleTime: 0 });
+  const query = useQuery({ queryKey: ordersKey(me?.id), queryFn: () => shopRequest<Order[]>('GET', shopPath(me!.id, '/orders'), { query: { type: 'all' } }), enabled: !!me, staleTime: 0 });
   return { ...query, status, me };
 }
 
