@@ -19,6 +19,16 @@ export function useWidgetSubject(row: Expanded): Expanded | undefined {
 /** a subject's products (subjectsToEcommerceModuleProducts → ecommerceModuleProduct) */
 export const subjectProducts = (subject: Expanded | undefined) => targets(subject, 'subjectsToEcommerceModuleProducts', 'ecommerceModuleProduct');
 
+/** the heading of a subject's list (products, profiles): small, with an icon, under the subject's card */
+function ListHeading({ icon: Icon, children }: { icon: typeof Package; children: string }) {
+  return (
+    <h2 className="mb-4 flex items-center gap-2 text-xl font-semibold tracking-tight text-slate-900">
+      <Icon className="h-5 w-5 text-slate-500" aria-hidden />
+      {children}
+    </h2>
+  );
+}
+
 function Empty({ children }: { children: string }) {
   return <p className="rounded-2xl border border-dashed border-slate-300 p-6 text-center text-slate-500">{children}</p>;
 }
@@ -145,10 +155,7 @@ export function SubjectOverviewWithProducts({ row }: { row: Expanded }) {
       {title && <p className={EYEBROW}>{title}</p>}
       {subject ? <PublicSubject subject={subject} withProfiles={false} /> : <SignedInSubject />}
       <div>
-        <h2 className="mb-4 flex items-center gap-2 text-xl font-semibold tracking-tight text-slate-900">
-          <Package className="h-5 w-5 text-slate-500" aria-hidden />
-          Products
-        </h2>
+        <ListHeading icon={Package}>Products</ListHeading>
         {subject ? <ProductCards products={subjectProducts(subject)} label={label} /> : <OwnProducts label={label} />}
       </div>
     </section>
@@ -160,11 +167,12 @@ export function SocialProfileList({ row }: { row: Expanded }) {
   const t = useT();
   const subject = useWidgetSubject(row);
   const profiles = subjectProfiles(subject);
+  const title = t(row.title) || 'Profiles';
   return (
-    <Section row={row}>
-      <SectionHeader row={row} />
+    <section className={cn('mx-auto w-full max-w-7xl px-4 pb-12', row.className as string | undefined)}>
+      <ListHeading icon={UsersRound}>{title}</ListHeading>
       {profiles.length ? (
-        <CardGrid label={t(row.title) || 'Profiles'}>
+        <CardGrid label={title}>
           {profiles.map((p) => (
             <GridItem key={p.id}>
               <Variant module="social" entity="profile" row={p} variant="default" />
@@ -172,11 +180,8 @@ export function SocialProfileList({ row }: { row: Expanded }) {
           ))}
         </CardGrid>
       ) : (
-        <p className="flex items-center gap-2 text-slate-500">
-          <UsersRound className="h-4 w-4" aria-hidden />
-          No profiles yet
-        </p>
+        <Empty>No profiles yet</Empty>
       )}
-    </Section>
+    </section>
   );
 }
