@@ -12,12 +12,12 @@ const data = (over: Partial<PageData> = {}): PageData => ({
 });
 const block = (variant: string, module = 'test') => ({ id: `b-${variant}`, module, widget: { id: `w-${variant}`, variant } });
 
-let reload: ReturnType<typeof vi.fn>;
-let revalidate: ReturnType<typeof vi.fn>;
+let reload: ReturnType<typeof vi.fn<() => void>>;
+let revalidate: ReturnType<typeof vi.fn<() => Promise<undefined>>>;
 beforeEach(() => {
   sessionStorage.clear();
-  reload = vi.fn();
-  revalidate = vi.fn(async () => undefined);
+  reload = vi.fn<() => void>();
+  revalidate = vi.fn<() => Promise<undefined>>(async () => undefined);
   vi.spyOn(recoveryBrowser, 'reload').mockImplementation(reload);
   vi.spyOn(recoveryBrowser, 'revalidate').mockImplementation(revalidate);
   vi.spyOn(recoveryBrowser, 'path').mockReturnValue('/broken');
