@@ -5,7 +5,7 @@ import { IdentitySettings } from './identity-settings.js';
 import { ForgotPassword, Registration, ResetPassword, VerifyEmail } from './password-screens.js';
 import { LoginWidget, SelectMethod } from './sign-in.js';
 import { DefaultWidget, Logout, SocialProfileOverview, SubjectOverview } from './subject.js';
-import { SocialProfileList, SubjectList, SubjectOverviewWithProducts } from './subjects.js';
+import { SocialProfileList, SubjectList, SubjectListCard, SubjectOverviewWithProducts } from './subjects.js';
 import { IdentityCreateByEmail } from './identity-create.js';
 
 export { LoginForm } from './login-form.js';
@@ -35,5 +35,6 @@ export const RBAC_WIDGET_VARIANTS = {
 /** the rbac module's web variants */
 export function registerRbacWeb() {
   register('rbac/subject/login-form', LoginForm);
+  register('rbac/subject/default', SubjectListCard);
   for (const [variant, component] of Object.entries(RBAC_WIDGET_VARIANTS)) register(`rbac/widget/${variant}`, component);
 }

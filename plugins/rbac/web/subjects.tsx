@@ -33,8 +33,8 @@ function Empty({ children }: { children: string }) {
   return <p className="rounded-2xl border border-dashed border-slate-300 p-6 text-center text-slate-500">{children}</p>;
 }
 
-/** a subject as a card in a list: avatar, name, @slug, 'View profile'; never more than the public subject row */
-export function SubjectListCard({ subject }: { subject: Expanded }) {
+/** 'rbac/subject/default': a subject as a card in a list — avatar, name, @slug, 'View profile'; never more than the public row */
+export function SubjectListCard({ row: subject }: { row: Expanded }) {
   const name = String(subject.adminTitle || subject.slug || '');
   const slug = typeof subject.slug === 'string' ? subject.slug : '';
   return (
@@ -62,7 +62,7 @@ export function SubjectList({ row }: { row: Expanded }) {
         <CardGrid label={t(row.title) || 'Subjects'}>
           {subjects.map((s) => (
             <GridItem key={s.id}>
-              <SubjectListCard subject={s} />
+              <Variant module="rbac" entity="subject" row={s} />
             </GridItem>
           ))}
         </CardGrid>
