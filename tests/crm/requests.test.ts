@@ -241,6 +241,26 @@ for (const d of DIALECTS) {
   });
 }
 
+describe('the form limit', () => {
+  it("a signed-in subject's requests count against the same per-address limit as the visitor's form", async () => {
+    const t = await bootApp(sqliteDatabase(), { plugins: [notification, createRbacPlugin({ limits: GENEROUS }), createCrmPlugin({ formLimit: { points: 2, duration: 60 } })] });
+    try {
+      const form = await contactForm(t);
+      const reg = await t.call('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'limited@example.com', password: 'password123' } }, { auth: false });
+      const me = await t.call('GET', '/api/rbac/subjects/authentication/me', undefined, { token: reg.body.data.jwt });
+      const signed = () => t.call('POST', `/api/rbac/subjects/${me.body.data.id}/crm-module/form/request`, { data: { ...GOOD_BODY, formId: form.id } }, { token: reg.body.data.jwt });
+      expect((await t.call('POST', requestsOf(form.id), { data: GOOD_BODY }, { auth: false })).status).toBe(201);
+      expect((await signed()).status).toBe(201);
+      const third = await signed();
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBeTruthy();
+      expect((await t.call('GET', '/api/crm/requests/count')).body.data).toBe(2);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the demo rows', () => {
   it('the blog and crm seeds load with the ecommerce seed, and the seeded contact form takes a request', async () => {
     const db = sqliteDatabase();

@@ -18,8 +18,9 @@ export interface CrmOptions {
 export function createCrmPlugin(options: CrmOptions = {}): Plugin {
   return {
     name: 'crm',
-    services: (ctx) => ({ crm: crmService(ctx) }),
-    routes: (app, ctx) => requestRoutes(app, ctx, options.formLimit ?? DEFAULT_FORM_LIMIT),
+    // one limiter for every route that stores a request: the visitor's form and the signed-in subject's
+    services: (ctx) => ({ crm: crmService(ctx, options.formLimit ?? DEFAULT_FORM_LIMIT) }),
+    routes: requestRoutes,
     // every new request is mailed to the admins by a hook, once committed
     hooks: requestHooks,
     defaults: seedFile(new URL('../defaults.json', import.meta.url)),

@@ -71,6 +71,8 @@ function sourcePath(referer: string | undefined): string | undefined {
 
 /** what other modules may ask of the crm module, as ctx.services.crm */
 export interface CrmService {
+  /** the per-address limit of form posts (429 once spent), shared by every route that stores a request: call it first */
+  limit(c: Context): Promise<void>;
   /** the fields a request body holds: JSON {"data": {...}}, a form-encoded body, or multipart (its 'data' JSON part, else its text parts) */
   readFields(c: Context): Promise<Record<string, unknown>>;
   /**
@@ -88,7 +90,8 @@ export interface CrmService {
 }
 
 /** the crm service: the one place a request is checked and stored, whichever route it came through */
-export function crmService(ctx: PluginContext): CrmService {
+export function crmService(ctx: PluginContext, formLimit: Limit = DEFAULT_FORM_LIMIT): CrmService {
+  const limit = ctx.rateLimit('crm-form', formLimit);
   const form = ctx.model.byId['crm/form'];
   const request = ctx.model.byId['crm/request'];
   const formsToRequests = ctx.model.byId['crm/forms-to-requests'];
@@ -122,6 +125,9 @@ export function crmService(ctx: PluginContext): CrmService {
   }
 
   return {
+    limit: async (c) => {
+      await limit(c);
+    },
     readFields,
     async submitRequest(formId, raw, { referer, within } = {}) {
       const sourceUrl = sourcePath(referer);
@@ -145,11 +151,10 @@ export function crmService(ctx: PluginContext): CrmService {
  * crm/request linked to the form (checked by the crm service), and the hook emails the admins.
  * Limited per client address before anything is looked up or parsed.
  */
-export function requestRoutes(app: Hono, ctx: PluginContext, formLimit: Limit = DEFAULT_FORM_LIMIT) {
-  const limited = ctx.rateLimit('crm-form', formLimit);
-  const crm = crmService(ctx);
+export function requestRoutes(app: Hono, ctx: PluginContext) {
+  const crm = ctx.services.crm as CrmService;
   app.post('/api/crm/forms/:id/requests', async (c) => {
-    await limited(c);
+    await crm.limit(c);
     const formId = c.req.param('id') ?? '';
     if (!UUID_RE.test(formId)) throw badRequest('id must be a UUID', [{ field: 'id', rule: 'format', message: 'id must be a UUID' }]);
     const raw = await readFields(c);
