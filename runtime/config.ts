@@ -25,6 +25,8 @@ export interface Config {
   trustProxy: boolean;
   /** origins of storefronts on other hosts that may call the API with credentials (CORS_ORIGINS) */
   corsOrigins: string[];
+  /** the product (site) name the spec's `{product}` variant names hold, e.g. 'content-acme-description' (PRODUCT_NAME) */
+  productName?: string;
 }
 
 function secret(env: NodeJS.ProcessEnv, name: string, production: boolean, generated: string[]): string {
@@ -44,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const generated: string[] = [];
   const rbacSecretKey = secret(env, 'RBAC_SECRET_KEY', production, generated);
   const rbacJwtSecret = secret(env, 'RBAC_JWT_SECRET', production, generated);
+  const productName = env.PRODUCT_NAME?.trim().toLowerCase() || undefined;
+  if (productName && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(productName)) throw new Error(`PRODUCT_NAME must be lowercase letters, digits and hyphens (it is part of variant names), got '${env.PRODUCT_NAME}'`);
   const port = Number(env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   return {
@@ -63,5 +67,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     trustProxy: env.TRUST_PROXY === 'true',
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
+    productName,
   };
 }

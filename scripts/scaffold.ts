@@ -4,11 +4,24 @@ import { camel, pascal } from '../engine/model.js';
 
 const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
-/** an English plural good enough for a route: category → categories, box → boxes, gadget → gadgets */
+/** words that are their own plural (a route of 'metadata' is 'metadata') */
+const UNCOUNTABLE = new Set(['data', 'metadata', 'media', 'information', 'news', 'series', 'species', 'equipment', 'feedback', 'content', 'analytics']);
+const IRREGULAR: Record<string, string> = { person: 'people', child: 'children', man: 'men', woman: 'women', index: 'indexes' };
+
+/** the plural of one English word: key → keys, category → categories, box → boxes, metadata → metadata */
+function pluralWord(word: string): string {
+  if (UNCOUNTABLE.has(word)) return word;
+  if (IRREGULAR[word]) return IRREGULAR[word];
+  // a consonant before the y: category → categories; a vowel keeps it: key → keys, day → days
+  if (/[^aeiou]y$/.test(word)) return word.slice(0, -1) + 'ies';
+  if (/(s|x|z|ch|sh)$/.test(word)) return word + 'es';
+  return word + 's';
+}
+
+/** an English plural good enough for a route: the last word of a kebab-case name is made plural (attribute-key → attribute-keys) */
 export function plural(name: string): string {
-  if (/[^aeiou]y$/.test(name)) return name.slice(0, -1) + 'ies';
-  if (/(s|x|z|ch|sh)$/.test(name)) return name + 'es';
-  return name + 's';
+  const words = name.split('-');
+  return [...words.slice(0, -1), pluralWord(words[words.length - 1]!)].join('-');
 }
 
 const title = (name: string) => name.split('-').map((w, i) => (i ? w : w[0].toUpperCase() + w.slice(1))).join(' ');

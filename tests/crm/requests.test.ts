@@ -15,7 +15,7 @@ const requestsOf = (formId: string) => `/api/crm/forms/${formId}/requests`;
 /** these suites post many forms from one address; the limit itself is tested in tests/security/public-writes.test.ts */
 const crm = createCrmPlugin({ formLimit: { points: 10_000, duration: 60 } });
 
-/** a form with a required name, a required email, an optional message and a select */
+/** a form with a required name, a required email, an optional message, a select (no name: its slug), a number, a url, a date, and a topic with options */
 async function contactForm(t: TestApp) {
   const form = (await t.call('POST', '/api/crm/forms', { data: { slug: `contact-${Math.random().toString(36).slice(2, 8)}`, title: { en: 'Contact us' } } })).body.data;
   const inputs = [
@@ -24,13 +24,44 @@ async function contactForm(t: TestApp) {
     { slug: `message-${form.id}`, type: 'textarea', name: 'message' },
     // no name: submitted under its slug
     { slug: `budget-${form.id.slice(0, 8)}`, type: 'select' },
+    { slug: `seats-${form.id}`, type: 'number', name: 'seats' },
+    { slug: `site-${form.id}`, type: 'url', name: 'site' },
+    { slug: `start-${form.id}`, type: 'date', name: 'start' },
+    { slug: `topic-${form.id}`, type: 'radio', name: 'topic' },
   ];
   for (const [i, input] of inputs.entries()) {
     const row = (await t.call('POST', '/api/crm/inputs', { data: input })).body.data;
     expect((await t.call('POST', '/api/crm/forms-to-inputs', { data: { formId: form.id, inputId: row.id, orderIndex: i } })).status).toBe(201);
+    if (input.type !== 'radio') continue;
+    for (const [j, value] of ['shop', 'blog'].entries()) {
+      const option = (await t.call('POST', '/api/crm/options', { data: { slug: `${value}-${form.id}`, value } })).body.data;
+      await t.call('POST', '/api/crm/inputs-to-options', { data: { inputId: row.id, optionId: option.id, orderIndex: j } });
+    }
   }
   return { id: form.id as string, budgetKey: inputs[3].slug };
 }
+
+/**
+ * Bodies every route that takes a form's fields must answer alike (the visitor's form and the signed-in
+ * subject's request): the status and the causes as {field, rule}.
+ */
+const BAD_BODIES: [string, Record<string, unknown>, { field: string; rule: string }[]][] = [
+  ['unknown fields', { name: 'Ada', email: 'ada@example.com', isAdmin: true, subjectId: 'x', constructor: 'p' }, [
+    { field: 'isAdmin', rule: 'additionalProperties' }, { field: 'subjectId', rule: 'additionalProperties' }, { field: 'constructor', rule: 'additionalProperties' },
+  ]],
+  ['a missing required input', { name: 'Ada' }, [{ field: 'email', rule: 'required' }]],
+  ['a blank required input', { name: '   ', email: 'a@example.com' }, [{ field: 'name', rule: 'required' }]],
+  ['an email that is not one', { name: 'Ada', email: 'not-an-email' }, [{ field: 'email', rule: 'format' }]],
+  ['a number that is not one', { name: 'Ada', email: 'a@example.com', seats: 'twelve' }, [{ field: 'seats', rule: 'type' }]],
+  ['a url that is not http(s)', { name: 'Ada', email: 'a@example.com', site: 'javascript:alert(1)' }, [{ field: 'site', rule: 'format' }]],
+  ['a date that does not exist', { name: 'Ada', email: 'a@example.com', start: '2026-02-31' }, [{ field: 'start', rule: 'format' }]],
+  ['a value outside the options', { name: 'Ada', email: 'a@example.com', topic: 'hosting' }, [{ field: 'topic', rule: 'enum' }]],
+  ['an object for a value', { name: { $gt: '' }, email: 'a@example.com' }, [{ field: 'name', rule: 'type' }]],
+  ['an oversized value', { name: 'A', email: 'a@example.com', message: 'x'.repeat(5001) }, [{ field: 'message', rule: 'maxLength' }]],
+];
+
+/** a body every route must accept, and the fields it stores */
+const GOOD_BODY = { name: 'Ada', email: 'ada@example.com', message: 'Hello', seats: '12', site: 'https://ada.example.com', start: '2026-12-01', topic: 'shop' };
 
 async function storedRequest(t: TestApp, id: string) {
   const r = await t.call('GET', `/api/crm/requests/${id}`);
@@ -48,22 +79,34 @@ for (const d of DIALECTS) {
     });
     afterAll(async () => t?.close());
 
-    it('anyone may send a form: the request keeps only the form\'s fields, the page and a link to the form', async () => {
-      const r = await t.call('POST', requestsOf(form.id), {
-        data: { name: 'Ada', email: 'ada@example.com', message: 'Hello', [form.budgetKey]: '1000', isAdmin: true, formId: 'x', '__proto__': 'p' },
-      }, { auth: false, headers: { referer: 'https://shop.example.com/ru/contacts?utm=1' } });
+    it('anyone may send a form: the request keeps the form\'s fields, the page and a link to the form', async () => {
+      const r = await t.call('POST', requestsOf(form.id), { data: { ...GOOD_BODY, [form.budgetKey]: '1000' } }, { auth: false, headers: { referer: 'https://shop.example.com/ru/contacts?utm=1' } });
       expect(r.status).toBe(201);
       expect(Object.keys(r.body.data)).toEqual(['id']);
       const row = await storedRequest(t, r.body.data.id);
-      expect(row.payload).toEqual({ formId: form.id, fields: { name: 'Ada', email: 'ada@example.com', message: 'Hello', [form.budgetKey]: '1000' } });
+      expect(row.payload).toEqual({ formId: form.id, fields: { ...GOOD_BODY, [form.budgetKey]: '1000' } });
       expect(row.sourceUrl).toBe('/ru/contacts');
       const links = await t.call('GET', `/api/crm/forms-to-requests?filters[and][0][column]=requestId&filters[and][0][method]=eq&filters[and][0][value]=${r.body.data.id}`);
       expect(links.body.data).toHaveLength(1);
       expect(links.body.data[0].formId).toBe(form.id);
     });
 
+    it.each(BAD_BODIES)('%s: a 400 naming each field and rule, and nothing is stored', async (_, data, causes) => {
+      const before = (await t.call('GET', '/api/crm/requests/count')).body.data;
+      const r = await t.call('POST', requestsOf(form.id), { data }, { auth: false });
+      expect(r.status).toBe(400);
+      expect(r.body.cause.map(({ field, rule }: { field: string; rule: string }) => ({ field, rule }))).toEqual(causes);
+      expect(r.body.message).toBe(r.body.cause.map((c: { message: string }) => c.message).join('; '));
+      expect((await t.call('GET', '/api/crm/requests/count')).body.data).toBe(before);
+    });
+
     it('accepts a form-encoded body and a multipart one, with values as strings', async () => {
-      const encoded = await t.call('POST', requestsOf(form.id), 'name=Bob&email=bob%40example.com&message=Hi+there&extra=dropped', {
+      const extra = await t.call('POST', requestsOf(form.id), 'name=Bob&email=bob%40example.com&extra=refused', {
+        auth: false, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(extra.status).toBe(400);
+      expect(extra.body.cause).toEqual([{ field: 'extra', rule: 'additionalProperties', message: 'extra is not a field of this form' }]);
+      const encoded = await t.call('POST', requestsOf(form.id), 'name=Bob&email=bob%40example.com&message=Hi+there', {
         auth: false, headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(encoded.status).toBe(201);
@@ -72,6 +115,7 @@ for (const d of DIALECTS) {
       const multipart = new FormData();
       multipart.set('name', 'Cy');
       multipart.set('email', 'cy@example.com');
+      // a file part is no field: it is ignored
       multipart.set('file', new Blob(['x']), 'x.txt');
       const m = await t.call('POST', requestsOf(form.id), multipart, { auth: false });
       expect(m.status).toBe(201);
@@ -80,16 +124,16 @@ for (const d of DIALECTS) {
       expect(stored.sourceUrl ?? null).toBeNull();
     });
 
-    it('a missing or blank required field is a 400 naming it, and nothing is stored', async () => {
-      const before = (await t.call('GET', '/api/crm/requests/count')).body.data;
+    it('a __proto__ key is a field like any other: refused', async () => {
+      const r = await t.call('POST', requestsOf(form.id), '{"data":{"name":"A","email":"a@example.com","__proto__":{"isAdmin":true}}}', { auth: false });
+      expect(r.status).toBe(400);
+      expect(r.body.cause).toEqual([{ field: '__proto__', rule: 'additionalProperties', message: '__proto__ is not a field of this form' }]);
+    });
+
+    it('the message names the field: one cause alone is the whole message', async () => {
       const missing = await t.call('POST', requestsOf(form.id), { data: { name: 'Ada' } }, { auth: false });
-      expect(missing.status).toBe(400);
       expect(missing.body.message).toBe('email is required');
       expect(missing.body.cause).toEqual([{ field: 'email', rule: 'required', message: 'email is required' }]);
-      const blank = await t.call('POST', requestsOf(form.id), { data: { name: '   ', email: 'a@example.com' } }, { auth: false });
-      expect(blank.status).toBe(400);
-      expect(blank.body.cause.map((c: { field: string }) => c.field)).toEqual(['name']);
-      expect((await t.call('GET', '/api/crm/requests/count')).body.data).toBe(before);
     });
 
     it('an unknown form is a 404; a bad id, no data, objects and oversized bodies are 400s', async () => {
@@ -99,10 +143,6 @@ for (const d of DIALECTS) {
       const noData = await t.call('POST', requestsOf(form.id), {}, { auth: false });
       expect(noData.status).toBe(400);
       expect(noData.body.message).toBe('No data');
-      expect((await t.call('POST', requestsOf(form.id), { data: { name: { $gt: '' }, email: 'a@example.com' } }, { auth: false })).status).toBe(400);
-      const long = await t.call('POST', requestsOf(form.id), { data: { name: 'A', email: 'a@example.com', message: 'x'.repeat(5001) } }, { auth: false });
-      expect(long.status).toBe(400);
-      expect(long.body.cause[0]).toMatchObject({ field: 'message', rule: 'maxLength' });
       const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, 'v']));
       expect((await t.call('POST', requestsOf(form.id), { data: { ...many, name: 'A', email: 'a@example.com' } }, { auth: false })).status).toBe(400);
       const exactly = await t.call('POST', requestsOf(form.id), { data: { name: 'A', email: 'a@example.com', message: 'x'.repeat(5000) } }, { auth: false });
@@ -117,6 +157,16 @@ for (const d of DIALECTS) {
   describe(`crm form requests with the accounts and notification modules on ${d.name}`, () => {
     let t: TestApp;
     let form: Awaited<ReturnType<typeof contactForm>>;
+    /** a registered subject (member role) and its session token */
+    const subject = async (login: string) => {
+      const reg = await t.call('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login, password: 'password123' } }, { auth: false });
+      expect(reg.status).toBe(201);
+      const me = await t.call('GET', '/api/rbac/subjects/authentication/me', undefined, { token: reg.body.data.jwt });
+      return { id: me.body.data.id as string, token: reg.body.data.jwt as string };
+    };
+    const signedInRequest = (subjectId: string) => `/api/rbac/subjects/${subjectId}/crm-module/form/request`;
+    const linksOf = async (subjectId: string) =>
+      (await t.call('GET', `/api/rbac/subjects-to-crm-module-requests?filters[and][0][column]=subjectId&filters[and][0][method]=eq&filters[and][0][value]=${subjectId}`)).body.data as { crmModuleRequestId: string }[];
     beforeAll(async () => {
       t = await bootApp(await d.make(), {
         plugins: [notification, createRbacPlugin({ limits: GENEROUS }), crm],
@@ -144,8 +194,74 @@ for (const d of DIALECTS) {
       // a route that does not exist is a 404, for visitors too
       expect((await t.call('POST', `/api/crm/forms/${form.id}/steps`, { data: {} }, { auth: false })).status).toBe(404);
     });
+
+    it('a signed-in subject sends a form: the request holds the fields and is linked to the subject', async () => {
+      const ada = await subject('ada-crm@example.com');
+      const r = await t.call('POST', signedInRequest(ada.id), { data: { ...GOOD_BODY, formId: form.id } }, { token: ada.token, headers: { referer: 'https://shop.example.com/contacts' } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      const row = await storedRequest(t, r.body.data.id);
+      expect(row.payload).toEqual({ formId: form.id, fields: GOOD_BODY });
+      expect(row.sourceUrl).toBe('/contacts');
+      expect((await linksOf(ada.id)).map((l) => l.crmModuleRequestId)).toEqual([r.body.data.id]);
+      // the admins are mailed about it like about any request (the crm hook)
+      await vi.waitFor(async () => {
+        const n = await t.call('GET', '/api/notification/notifications?limit=100');
+        expect(n.body.data.filter((m: { payload: { text: string } }) => m.payload.text.includes(`Request: ${r.body.data.id}`))).toHaveLength(2);
+      }, { timeout: 15_000, interval: 50 });
+    });
+
+    it.each(BAD_BODIES)('%s: the same answer as the visitor\'s form, and nothing is stored or linked', async (_, data) => {
+      const bob = await subject(`bob-${Math.random().toString(36).slice(2, 8)}@example.com`);
+      const before = (await t.call('GET', '/api/crm/requests/count')).body.data;
+      const anonymous = await t.call('POST', requestsOf(form.id), { data }, { auth: false });
+      const signed = await t.call('POST', signedInRequest(bob.id), { data: { ...data, formId: form.id } }, { token: bob.token });
+      expect(signed.status).toBe(400);
+      expect({ status: signed.status, message: signed.body.message, cause: signed.body.cause }).toEqual({ status: anonymous.status, message: anonymous.body.message, cause: anonymous.body.cause });
+      expect((await t.call('GET', '/api/crm/requests/count')).body.data).toBe(before);
+      expect(await linksOf(bob.id)).toEqual([]);
+    });
+
+    it('formId is required and must name a form; only the subject itself may send as the subject', async () => {
+      const cy = await subject('cy-crm@example.com');
+      const dee = await subject('dee-crm@example.com');
+      const before = (await t.call('GET', '/api/crm/requests/count')).body.data;
+      const missing = await t.call('POST', signedInRequest(cy.id), { data: GOOD_BODY }, { token: cy.token });
+      expect(missing.status).toBe(400);
+      expect(missing.body.cause).toEqual([{ field: 'formId', rule: 'required', message: 'formId is required' }]);
+      expect((await t.call('POST', signedInRequest(cy.id), { data: { ...GOOD_BODY, formId: 'nope' } }, { token: cy.token })).body.cause[0]).toMatchObject({ field: 'formId', rule: 'format' });
+      expect((await t.call('POST', signedInRequest(cy.id), { data: { ...GOOD_BODY, formId: '00000000-0000-4000-8000-000000000000' } }, { token: cy.token })).status).toBe(404);
+      // as another subject, or as nobody
+      expect((await t.call('POST', signedInRequest(cy.id), { data: { ...GOOD_BODY, formId: form.id } }, { token: dee.token })).status).toBe(403);
+      expect((await t.call('POST', signedInRequest(cy.id), { data: { ...GOOD_BODY, formId: form.id } }, { auth: false })).status).toBe(401);
+      expect((await t.call('GET', '/api/crm/requests/count')).body.data).toBe(before);
+      expect(await linksOf(cy.id)).toEqual([]);
+      // another subject cannot read it
+      const own = await t.call('POST', signedInRequest(dee.id), { data: { ...GOOD_BODY, formId: form.id } }, { token: dee.token });
+      expect(own.status).toBe(201);
+      expect((await t.call('GET', `/api/crm/requests/${own.body.data.id}`, undefined, { token: cy.token })).status).not.toBe(200);
+    });
   });
 }
+
+describe('the form limit', () => {
+  it("a signed-in subject's requests count against the same per-address limit as the visitor's form", async () => {
+    const t = await bootApp(sqliteDatabase(), { plugins: [notification, createRbacPlugin({ limits: GENEROUS }), createCrmPlugin({ formLimit: { points: 2, duration: 60 } })] });
+    try {
+      const form = await contactForm(t);
+      const reg = await t.call('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'limited@example.com', password: 'password123' } }, { auth: false });
+      const me = await t.call('GET', '/api/rbac/subjects/authentication/me', undefined, { token: reg.body.data.jwt });
+      const signed = () => t.call('POST', `/api/rbac/subjects/${me.body.data.id}/crm-module/form/request`, { data: { ...GOOD_BODY, formId: form.id } }, { token: reg.body.data.jwt });
+      expect((await t.call('POST', requestsOf(form.id), { data: GOOD_BODY }, { auth: false })).status).toBe(201);
+      expect((await signed()).status).toBe(201);
+      const third = await signed();
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBeTruthy();
+      expect((await t.call('GET', '/api/crm/requests/count')).body.data).toBe(2);
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe('the demo rows', () => {
   it('the blog and crm seeds load with the ecommerce seed, and the seeded contact form takes a request', async () => {

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { lookup } from '../registry.js';
+import { resolveVariant } from './variants.js';
 import { isSafeLink } from '../../engine/links.js';
 
 /** a row as a page receives it: its fields plus, per relation it owns, the relation rows with their far end attached */
@@ -15,6 +15,8 @@ export interface PageContext {
   url: string;
   /** rows named by the url's entity segments, e.g. params['blog.article'] for /blog/articles/[blog.article.slug] */
   params: Record<string, Expanded>;
+  /** the product (site) name the spec's `{product}` variant names hold (PRODUCT_NAME); see variants.ts */
+  product?: string;
 }
 
 const Ctx = createContext<PageContext>({ language: 'en', languages: ['en'], defaultLanguage: 'en', url: '/', params: {} });
@@ -78,10 +80,12 @@ export function targets(row: Expanded | undefined, relation: string, end: string
 }
 
 /**
- * Renders a row through the registry by '<module>/<entity>/<row.variant>'; an unknown variant
- * renders nothing (spec §8).
+ * Renders a row through the registry by '<module>/<entity>/<row.variant>' (a spelled-out `{product}` name
+ * resolves too, see variants.ts); an unknown variant renders nothing (spec §8), or `fallback` when given.
+ * @example <Variant module="ecommerce" entity="product" row={p} variant="default" fallback={<RowCard row={p} />} />
  */
-export function Variant({ module, entity, row, variant }: { module: string; entity: string; row: Expanded; variant?: string }) {
-  const Component = lookup(module, entity, variant ?? row.variant);
-  return Component ? <Component row={row} /> : null;
+export function Variant({ module, entity, row, variant, fallback = null }: { module: string; entity: string; row: Expanded; variant?: string; fallback?: ReactNode }) {
+  const { product } = usePage();
+  const Component = resolveVariant(module, entity, variant ?? row.variant, product);
+  return Component ? <Component row={row} /> : <>{fallback}</>;
 }

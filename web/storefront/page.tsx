@@ -1,5 +1,5 @@
-import { Component, type ReactNode } from 'react';
 import { PageProvider, Variant, type Expanded, type PageContext } from './context.js';
+import { GlobalError, PageBoundary, RecoveryDone, SERVER_ERROR, WidgetBoundary } from './errors.js';
 
 /** one widget slot of a page: a host widget pointing at a module's widget */
 export interface Block {
@@ -18,44 +18,44 @@ export interface PageData {
   before: Block[];
   content: Block[];
   after: Block[];
-}
-
-class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  componentDidCatch(error: unknown) {
-    console.error(error);
-  }
-  render() {
-    return this.state.failed ? <div role="alert" className="mx-auto max-w-7xl px-4 py-6 text-red-700">Oh no! Something went wrong...</div> : this.props.children;
-  }
+  /**
+   * Set when the requested page failed to render and this is the error page ('/500' from content, or the
+   * built-in screen when there is none): the browser then recovers once (see errors.tsx). Never the error's text.
+   */
+  error?: { status: number };
 }
 
 function Blocks({ blocks }: { blocks: Block[] }) {
   return (
     <>
       {blocks.map((b) => (
-        <ErrorBoundary key={b.id}>
+        <WidgetBoundary key={b.id}>
           <Variant module={b.module} entity="widget" row={b.widget} />
-        </ErrorBoundary>
+        </WidgetBoundary>
       ))}
     </>
   );
 }
 
-/** a page: the layout's widgets around the page's own, each drawn by its module's variant */
+/**
+ * A page: the layout's widgets around the page's own, each drawn by its module's variant. An error page
+ * adds the global error screen, which revalidates and reloads once; a page that rendered clears that retry.
+ */
 export function PageView({ data }: { data: PageData }) {
+  const builtIn = data.error && !data.before.length && !data.content.length && !data.after.length;
   return (
     <PageProvider value={data.context}>
-      <div className="flex min-h-screen flex-col">
-        <Blocks blocks={data.before} />
-        <main className="flex-1">
-          <Blocks blocks={data.content} />
-        </main>
-        <Blocks blocks={data.after} />
-      </div>
+      <PageBoundary>
+        <div className="flex min-h-screen flex-col">
+          <Blocks blocks={data.before} />
+          <main className="flex-1">
+            <Blocks blocks={data.content} />
+            {data.error && <GlobalError message={builtIn ? SERVER_ERROR : 'This page could not be shown.'} recover className={builtIn ? 'min-h-[60vh] justify-center' : undefined} />}
+          </main>
+          <Blocks blocks={data.after} />
+        </div>
+        {!data.error && <RecoveryDone />}
+      </PageBoundary>
     </PageProvider>
   );
 }

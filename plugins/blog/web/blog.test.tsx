@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
 import { register } from '../../../web/registry.js';
 import { registerBlogWeb } from './index.js';
@@ -10,6 +11,7 @@ import { registerStartupWeb } from '../../startup/web/index.js';
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  localStorage.clear();
 });
 
 beforeAll(() => {
@@ -48,7 +50,11 @@ const withCategories = (variant: string) => widget(variant, { widgetsToCategorie
 function page(language = 'en', params: Record<string, Expanded> = {}): PageContext {
   return { language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params };
 }
-const at = (p: PageContext, node: ReactNode) => <PageProvider value={p}>{node}</PageProvider>;
+const at = (p: PageContext, node: ReactNode) => (
+  <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+    <PageProvider value={p}>{node}</PageProvider>
+  </QueryClientProvider>
+);
 const show = (row: Expanded, p = page(), module = 'blog') => render(at(p, <Variant module={module} entity="widget" row={row} />));
 
 describe('blog article list', () => {
@@ -107,40 +113,52 @@ describe('blog article overview', () => {
 });
 
 describe('blog article with private content', () => {
-  const me = (status: number) => {
-    const fetch = vi.fn(async () => new Response('{}', { status }));
+  const SUBJECT = { id: '11111111-1111-4111-8111-111111111111', slug: 'ada', identities: [], roles: [], isAdmin: false };
+  const secret = { en: doc('Members', 'Members-only plan'), ru: doc('Участники', 'План для участников') };
+  /** the session and the article read, as the server answers them: privateContent only with a session */
+  const server = (signedIn: boolean, article: { status: number; body?: unknown } = { status: 200, body: { data: { ...launch, privateContent: secret } } }) => {
+    if (signedIn) localStorage.setItem('rbac.subject.refresh', 'refresh-token');
+    const fetch = vi.fn(async (url: string) => {
+      if (url.endsWith('/authentication/me')) return new Response(JSON.stringify(signedIn ? { data: SUBJECT } : { message: 'Not authorized' }), { status: signedIn ? 200 : 401 });
+      return new Response(JSON.stringify(article.body ?? {}), { status: article.status });
+    });
     vi.stubGlobal('fetch', fetch);
     return fetch;
   };
+  const privateWidget = () => widget('article-overview-with-private-content-default');
 
-  it('renders a skeleton on the server: the description never reaches the markup', () => {
-    const html = renderToString(at(page(), <Variant module="blog" entity="widget" row={widget('article-overview-with-private-content-default')} />));
+  it('the server markup holds the public part and a skeleton, never the private text (it is not in the row)', () => {
+    const html = renderToString(at(page(), <Variant module="blog" entity="widget" row={privateWidget()} />));
     expect(html).toContain('Launch week');
-    expect(html).not.toContain('Launch week body');
+    expect(html).toContain('Launch week body');
+    expect(html).not.toContain('Members-only plan');
     expect(html).toContain('animate-pulse');
   });
 
-  it('shows the article to a signed-in visitor (me answers 200), asking with credentials', async () => {
-    const fetch = me(200);
-    show(widget('article-overview-with-private-content-default'));
-    await screen.findByText('Launch week body');
-    expect(fetch).toHaveBeenCalledWith('/api/rbac/subjects/authentication/me', { credentials: 'include' });
+  it('a signed-in visitor gets the private text from the article read with the session', async () => {
+    const fetch = server(true);
+    show(privateWidget());
+    await screen.findByText('Members-only plan');
+    expect(screen.getByText('Launch week body')).toBeTruthy();
+    const read = fetch.mock.calls.find(([url]) => String(url) === `/api/blog/articles/${launch.id}`) as unknown as [string, RequestInit];
+    expect(read[1].credentials).toBe('include');
     expect(screen.queryByText('Sign in to read this article')).toBeNull();
   });
 
-  it('asks anyone else to sign in, linking to the sign-in methods in the page language', async () => {
-    me(401);
-    show(widget('article-overview-with-private-content-default'), page('ru'));
+  it('a visitor is asked to sign in, in the page language, and the article is not asked for', async () => {
+    const fetch = server(false);
+    show(privateWidget(), page('ru'));
     await screen.findByText('Sign in to read this article');
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/select-method');
-    expect(screen.queryByText('Неделя запусков текст')).toBeNull();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Неделя запусков');
+    expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/api/blog/articles'))).toBe(false);
   });
 
-  it('treats a failed call as not signed in', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('offline'); }));
-    show(widget('article-overview-with-private-content-default'));
-    await waitFor(() => expect(screen.getByText('Sign in to read this article')).toBeTruthy());
+  it('a failed read says so and offers to try again', async () => {
+    server(true, { status: 500, body: { message: 'Internal server error', status: 500 } });
+    show(privateWidget());
+    expect((await screen.findByRole('alert')).textContent).toContain('The members-only part could not be loaded.');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 });
 

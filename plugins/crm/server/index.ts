@@ -1,7 +1,9 @@
 import type { Plugin } from '../../../runtime/plugin.js';
 import { seedFile } from '../../../runtime/seed-file.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
-import { DEFAULT_FORM_LIMIT, requestHooks, requestRoutes } from './requests.js';
+import { crmService, DEFAULT_FORM_LIMIT, requestHooks, requestRoutes } from './requests.js';
+
+export type { CrmService } from './requests.js';
 
 export interface CrmOptions {
   /** form posts per client address (default 10 per 10 minutes) */
@@ -10,12 +12,15 @@ export interface CrmOptions {
 
 /**
  * The crm module: public form submissions (POST /api/crm/forms/:id/requests, allowed to everyone by
- * the permission in defaults.json, limited per client address) and the demo contact form.
+ * the permission in defaults.json, limited per client address), the `crm` service other modules
+ * store requests through (the accounts module's signed-in request), and the demo contact form.
  */
 export function createCrmPlugin(options: CrmOptions = {}): Plugin {
   return {
     name: 'crm',
-    routes: (app, ctx) => requestRoutes(app, ctx, options.formLimit ?? DEFAULT_FORM_LIMIT),
+    // one limiter for every route that stores a request: the visitor's form and the signed-in subject's
+    services: (ctx) => ({ crm: crmService(ctx, options.formLimit ?? DEFAULT_FORM_LIMIT) }),
+    routes: requestRoutes,
     // every new request is mailed to the admins by a hook, once committed
     hooks: requestHooks,
     defaults: seedFile(new URL('../defaults.json', import.meta.url)),

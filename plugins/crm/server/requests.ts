@@ -1,17 +1,18 @@
 import type { Context, Hono } from 'hono';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import { readBody } from '../../../runtime/crud/body.js';
-import { HttpError, badRequest, type Cause } from '../../../runtime/http/errors.js';
+import { HttpError, badRequest } from '../../../runtime/http/errors.js';
 import { assertNoNul, bodyOverflowed, MAX_JSON_DEPTH, scanJson, tooLarge } from '../../../runtime/http/limits.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
+import type { Drizzle } from '../../../runtime/db/database.js';
 import type { NotificationService } from '../../notification/server/index.js';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
+import { checkFields, type FormInput } from './check.js';
 
-/** bounds of one request: values are text of at most MAX_VALUE characters, at most MAX_FIELDS fields in the body */
-export const MAX_VALUE = 5000;
-export const MAX_FIELDS = 50;
+export { MAX_FIELDS, MAX_VALUE } from './check.js';
+
 /** form posts per client address: a visitor sends a form once or twice, a script sends thousands */
 export const DEFAULT_FORM_LIMIT: Limit = { points: 10, duration: 600 };
 
@@ -58,15 +59,6 @@ async function readFields(c: Context): Promise<Fields> {
   return data;
 }
 
-/** a submitted value as text: strings as they are, numbers and booleans written out, a list joined with ', ' */
-function toText(key: string, value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) return value.map(String).join(', ');
-  throw badRequest(`${key} must be text`, [{ field: key, rule: 'type', message: `${key} must be text` }]);
-}
-
 /** the path of the page the form was sent from, when the browser says */
 function sourcePath(referer: string | undefined): string | undefined {
   if (!referer) return undefined;
@@ -77,62 +69,96 @@ function sourcePath(referer: string | undefined): string | undefined {
   }
 }
 
-/**
- * POST /api/crm/forms/:id/requests (spec §7), public: stores what a visitor sent through a form as a
- * crm/request linked to the form, keeping only the form's own inputs, and emails the admins.
- * Limited per client address before anything is looked up or parsed.
- */
-export function requestRoutes(app: Hono, ctx: PluginContext, formLimit: Limit = DEFAULT_FORM_LIMIT) {
-  const limited = ctx.rateLimit('crm-form', formLimit);
+/** what other modules may ask of the crm module, as ctx.services.crm */
+export interface CrmService {
+  /** the per-address limit of form posts (429 once spent), shared by every route that stores a request: call it first */
+  limit(c: Context): Promise<void>;
+  /** the fields a request body holds: JSON {"data": {...}}, a form-encoded body, or multipart (its 'data' JSON part, else its text parts) */
+  readFields(c: Context): Promise<Record<string, unknown>>;
+  /**
+   * Checks `raw` against the form's inputs (checkFields: unknown fields refused, required ones present,
+   * values of their declared types) and stores it as a crm/request linked to the form. `within` runs in
+   * the same transaction, so that a link it writes (the subject's) exists exactly when the request does.
+   * `referer` (the page it was sent from) is kept as the request's sourceUrl path.
+   * 404 for an unknown form, 400 naming each field and rule.
+   */
+  submitRequest(
+    formId: string,
+    raw: Record<string, unknown>,
+    options?: { referer?: string; within?: (tx: Drizzle, requestId: string) => Promise<unknown> },
+  ): Promise<{ id: string }>;
+}
+
+/** the crm service: the one place a request is checked and stored, whichever route it came through */
+export function crmService(ctx: PluginContext, formLimit: Limit = DEFAULT_FORM_LIMIT): CrmService {
+  const limit = ctx.rateLimit('crm-form', formLimit);
   const form = ctx.model.byId['crm/form'];
-  const input = ctx.model.byId['crm/input'];
   const request = ctx.model.byId['crm/request'];
   const formsToRequests = ctx.model.byId['crm/forms-to-requests'];
   const formsToInputs = ctx.database.tables['crm/forms-to-inputs'];
   const inputs = ctx.database.tables['crm/input'];
+  const inputsToOptions = ctx.database.tables['crm/inputs-to-options'];
+  const options = ctx.database.tables['crm/option'];
 
-  /** the form's inputs: the key each is submitted under (name, else slug) and whether it is required */
-  async function inputsOf(formId: string): Promise<{ key: string; required: boolean }[]> {
-    const rows: { name: string | null; slug: string; isRequired: boolean | null }[] = await ctx.database.db
-      .select({ name: inputs.name, slug: inputs.slug, isRequired: inputs.isRequired })
+  /** the form's inputs with the key each is submitted under (name, else slug), its type and its option values */
+  async function inputsOf(formId: string): Promise<FormInput[]> {
+    const rows: { id: string; name: string | null; slug: string; type: string | null; isRequired: boolean | null }[] = await ctx.database.db
+      .select({ id: inputs.id, name: inputs.name, slug: inputs.slug, type: inputs.type, isRequired: inputs.isRequired })
       .from(formsToInputs)
       .innerJoin(inputs, eq(formsToInputs.inputId, inputs.id))
       .where(eq(formsToInputs.formId, formId))
       .orderBy(formsToInputs.orderIndex, formsToInputs.createdAt);
-    return rows.map((r) => ({ key: r.name || r.slug, required: Boolean(r.isRequired) }));
+    const values: { inputId: string; value: string }[] = rows.length
+      ? await ctx.database.db
+        .select({ inputId: inputsToOptions.inputId, value: options.value })
+        .from(inputsToOptions)
+        .innerJoin(options, eq(inputsToOptions.optionId, options.id))
+        .where(inArray(inputsToOptions.inputId, rows.map((r) => r.id)))
+        .orderBy(inputsToOptions.orderIndex, inputsToOptions.createdAt)
+      : [];
+    return rows.map((r) => ({
+      key: r.name || r.slug,
+      type: r.type ?? 'default',
+      required: Boolean(r.isRequired),
+      options: values.filter((v) => v.inputId === r.id).map((v) => v.value),
+    }));
   }
 
+  return {
+    limit: async (c) => {
+      await limit(c);
+    },
+    readFields,
+    async submitRequest(formId, raw, { referer, within } = {}) {
+      const sourceUrl = sourcePath(referer);
+      const id = formId.toLowerCase();
+      if (!UUID_RE.test(id)) throw badRequest('formId must be a UUID', [{ field: 'formId', rule: 'format', message: 'formId must be a UUID' }]);
+      if (!(await ctx.repo.get(form, id))) throw new HttpError(404, `No crm/form with id ${id}`);
+      const fields = checkFields(await inputsOf(id), raw);
+      const requestId = await ctx.database.transaction(async (tx) => {
+        const row = await ctx.repo.create(request, { payload: { fields, formId: id }, ...(sourceUrl && { sourceUrl }) }, tx);
+        await ctx.repo.create(formsToRequests, { formId: id, requestId: row.id }, tx);
+        await within?.(tx, row.id as string);
+        return row.id as string;
+      });
+      return { id: requestId };
+    },
+  };
+}
+
+/**
+ * POST /api/crm/forms/:id/requests (spec §7), public: stores what a visitor sent through a form as a
+ * crm/request linked to the form (checked by the crm service), and the hook emails the admins.
+ * Limited per client address before anything is looked up or parsed.
+ */
+export function requestRoutes(app: Hono, ctx: PluginContext) {
+  const crm = ctx.services.crm as CrmService;
   app.post('/api/crm/forms/:id/requests', async (c) => {
-    await limited(c);
-    const formId = (c.req.param('id') ?? '').toLowerCase();
+    await crm.limit(c);
+    const formId = c.req.param('id') ?? '';
     if (!UUID_RE.test(formId)) throw badRequest('id must be a UUID', [{ field: 'id', rule: 'format', message: 'id must be a UUID' }]);
-    const formRow = await ctx.repo.get(form, formId);
-    if (!formRow) throw new HttpError(404, `No crm/form with id ${formId}`);
-
     const raw = await readFields(c);
-    if (Object.keys(raw).length > MAX_FIELDS) throw badRequest(`Too many fields: at most ${MAX_FIELDS}`);
-
-    const fields: Record<string, string> = {};
-    const causes: Cause[] = [];
-    for (const { key, required } of await inputsOf(formId)) {
-      const value = Object.hasOwn(raw, key) ? toText(key, raw[key]) : undefined;
-      if (value !== undefined && value.length > MAX_VALUE) {
-        causes.push({ field: key, rule: 'maxLength', message: `${key} must be at most ${MAX_VALUE} characters` });
-      } else if (required && (value === undefined || value.trim() === '')) {
-        causes.push({ field: key, rule: 'required', message: `${key} is required` });
-      } else if (value !== undefined) {
-        fields[key] = value;
-      }
-    }
-    if (causes.length) throw badRequest(causes.length === 1 ? causes[0].message : causes.map((x) => x.message).join('; '), causes);
-
-    const sourceUrl = sourcePath(c.req.header('referer'));
-    const requestId = await ctx.database.transaction(async (tx) => {
-      const row = await ctx.repo.create(request, { payload: { fields, formId }, ...(sourceUrl && { sourceUrl }) }, tx);
-      await ctx.repo.create(formsToRequests, { formId, requestId: row.id }, tx);
-      return row.id as string;
-    });
-    return c.json({ data: { id: requestId } }, 201);
+    return c.json({ data: await crm.submitRequest(formId, raw, { referer: c.req.header('referer') }) }, 201);
   });
 }
 

@@ -3,6 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { registerCrmWeb } from './index.js';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
@@ -10,6 +11,7 @@ vi.mock('sonner', () => ({ toast }));
 
 afterEach(() => {
   cleanup();
+  localStorage.clear();
   vi.unstubAllGlobals();
   toast.success.mockReset();
   toast.error.mockReset();
@@ -35,7 +37,12 @@ const widget = (variant: string, inputs?: Expanded[]): Expanded => ({
   id: 'w1', variant, title: { en: 'Have a project in mind?', ru: 'Есть идея?' }, widgetsToForms: [{ id: 'wf', variant: 'default', form: form(inputs) }],
 });
 const page = (language = 'en'): PageContext => ({ language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params: {} });
-const show = (row: Expanded, p = page()) => render(<PageProvider value={p}><Variant module="crm" entity="widget" row={row} /></PageProvider>);
+const show = (row: Expanded, p = page()) =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <PageProvider value={p}><Variant module="crm" entity="widget" row={row} /></PageProvider>
+    </QueryClientProvider>,
+  );
 
 describe('crm form list', () => {
   it('draws the widget text, the form text and the inputs by their type, with labels and required flags', () => {
@@ -88,7 +95,11 @@ describe('crm form list', () => {
   });
 
   it('server markup posts to the requests address, so a form sent before hydration still arrives', () => {
-    const html = renderToString(<PageProvider value={page()}><Variant module="crm" entity="widget" row={widget('form-list-default')} /></PageProvider>);
+    const html = renderToString(
+      <QueryClientProvider client={new QueryClient()}>
+        <PageProvider value={page()}><Variant module="crm" entity="widget" row={widget('form-list-default')} /></PageProvider>
+      </QueryClientProvider>,
+    );
     expect(html).toContain(`action="/api/crm/forms/${FORM_ID}/requests"`);
     expect(html).toContain('method="post"');
   });
@@ -141,7 +152,27 @@ describe('crm form submission', () => {
     expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe('Ada');
   });
 
-  it('a checkbox group sends its checked values joined', async () => {
+  it('a signed-in subject sends the fields with the formId to its own request route, and is told so', async () => {
+    const user = userEvent.setup();
+    const subjectId = '11111111-1111-4111-8111-111111111111';
+    localStorage.setItem('rbac.subject.refresh', 'a-refresh-token');
+    const fetch = vi.fn(async (url: string) => {
+      const body = url.endsWith('/authentication/me') ? { data: { id: subjectId, slug: 'ada', identities: [], roles: [], isAdmin: false } } : { data: { id: 'r3' } };
+      return new Response(JSON.stringify(body), { status: url.endsWith('/me') ? 200 : 201, headers: { 'content-type': 'application/json' } });
+    });
+    vi.stubGlobal('fetch', fetch);
+    show(widget('form-list-default'));
+    await screen.findByText('You are signed in: your request is linked to your account.');
+    await user.type(screen.getByLabelText(/Your name/), 'Ada');
+    await user.type(screen.getByLabelText(/Email/), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('Form submitted successfully'), { timeout: 15_000 });
+    const posts = fetch.mock.calls.filter((c) => (c as unknown as [string, RequestInit])[1]?.method === 'POST') as unknown as [string, RequestInit][];
+    expect(posts.map(([url]) => url)).toEqual([`/api/rbac/subjects/${subjectId}/crm-module/form/request`]);
+    expect(JSON.parse(String(posts[0][1].body))).toEqual({ data: { name: 'Ada', email: 'ada@example.com', message: '', formId: FORM_ID } });
+  });
+
+  it('a checkbox group sends its checked values as a list', async () => {
     const user = userEvent.setup();
     const { fetch, release } = answer(201, { data: { id: 'r2' } });
     release();
@@ -150,6 +181,6 @@ describe('crm form submission', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Logo' }));
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await vi.waitFor(() => expect(toast.success).toHaveBeenCalled(), { timeout: 15_000 });
-    expect(JSON.parse(String((fetch.mock.calls[0] as [string, RequestInit])[1].body))).toEqual({ data: { extras: 'seo, logo' } });
+    expect(JSON.parse(String((fetch.mock.calls[0] as [string, RequestInit])[1].body))).toEqual({ data: { extras: ['seo', 'logo'] } });
   });
 });

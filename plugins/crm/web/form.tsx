@@ -6,30 +6,38 @@ import { targets, useT, Variant, type Expanded } from '../../../web/storefront/c
 import { Button } from '../../../web/ui/button.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
+import { useCurrentSubject, useSubject } from '../../rbac/web/session.js';
 
 const http = createHttp({ baseUrl: '' });
 
 /** where a form's requests go (spec §7) */
 export const requestsPath = (formId: string) => `/api/crm/forms/${encodeURIComponent(formId)}/requests`;
 
-/** the named values of a form element; several values under one name (a checkbox group) are joined with ', ' */
-export function formValues(form: HTMLFormElement): Record<string, string> {
+/** where a signed-in subject's requests go, linked to the subject (spec §7) */
+export const subjectRequestPath = (subjectId: string) => `/api/rbac/subjects/${encodeURIComponent(subjectId)}/crm-module/form/request`;
+
+/** the named values of a form element; several values under one name (a checkbox group) are a list */
+export function formValues(form: HTMLFormElement): Record<string, string | string[]> {
   const fd = new FormData(form);
-  const out: Record<string, string> = {};
+  const out: Record<string, string | string[]> = {};
   for (const key of new Set(fd.keys())) {
-    out[key] = fd.getAll(key).filter((v): v is string => typeof v === 'string').join(', ');
+    const values = fd.getAll(key).filter((v): v is string => typeof v === 'string');
+    out[key] = values.length === 1 ? values[0] : values;
   }
   return out;
 }
 
 /**
  * crm/form 'default': title, subtitle, description and the form's inputs, each through its own
- * variant. Submits {"data": {...}} to the form's requests; before hydration the browser posts the
- * same fields form-encoded to the same address.
+ * variant. A visitor's {"data": {...}} goes to the form's requests; a signed-in subject's, with the
+ * formId, to the subject's request route, which links the request to the subject. Before hydration
+ * the browser posts the same fields form-encoded to the form's requests.
  */
 export function CrmFormDefault({ row }: { row: Expanded }) {
   const t = useT();
   const [pending, setPending] = useState(false);
+  const { status, me } = useSubject();
+  const subjectOf = useCurrentSubject();
   const inputs = targets(row, 'formsToInputs', 'input');
   const title = t(row.title);
 
@@ -38,7 +46,10 @@ export function CrmFormDefault({ row }: { row: Expanded }) {
     const form = e.currentTarget;
     setPending(true);
     try {
-      await http.request('POST', requestsPath(row.id), { data: formValues(form) });
+      const values = formValues(form);
+      const subject = await subjectOf();
+      if (subject) await http.request('POST', subjectRequestPath(subject.id), { data: { ...values, formId: row.id } });
+      else await http.request('POST', requestsPath(row.id), { data: values });
       toast.success('Form submitted successfully');
       form.reset();
     } catch (err) {
@@ -73,6 +84,7 @@ export function CrmFormDefault({ row }: { row: Expanded }) {
         {pending ? <Loader2 aria-hidden className="h-4 w-4 animate-spin" /> : <Send aria-hidden className="h-4 w-4" />}
         {pending ? 'Sending...' : 'Submit'}
       </Button>
+      {status === 'signed-in' && me && <p className="-mt-3 text-xs text-slate-500">You are signed in: your request is linked to your account.</p>}
     </form>
   );
 }

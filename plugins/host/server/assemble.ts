@@ -98,7 +98,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
 
   const isBefore = (w: Row) => w.variant !== 'additional';
   const data: PageData = {
-    context: { language, languages: ctx.model.languages, defaultLanguage: ctx.model.defaultLanguage, url, params },
+    context: { language, languages: ctx.model.languages, defaultLanguage: ctx.model.defaultLanguage, url, params, ...(ctx.config.productName && { product: ctx.config.productName }) },
     title,
     meta,
     before: blocksOf(layoutWidgets.filter(isBefore)),

@@ -8,6 +8,7 @@ import { registerPluginVariants } from '../../web.js';
 import { allUrls, decodedSegments, findBySegments, findByUrl } from './pages.js';
 import { assemble } from './assemble.js';
 import { errorDocument, renderDocument } from './document.js';
+import type { PageData } from '../../../web/storefront/page.js';
 import { PageCache } from './cache.js';
 import { createCacheBus } from './bus.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
@@ -103,12 +104,34 @@ export function storefrontOf(ctx: PluginContext): Storefront {
   // a delete cascades to the rows that point at it: pages that read those are stale too
   const referencing = new Map(ctx.model.entities.map((e) => [e.id, ctx.model.entities.filter((r) => r.fields.some((f) => f.kind === 'reference' && f.target === e.id)).map((r) => r.id)]));
 
-  async function page(language: string, segments: string[], assets: string) {
+  async function page(language: string, segments: string[], assets: string, error?: PageData['error']) {
     const url = '/' + segments.join('/');
     const resolved = await findBySegments(ctx, segments);
     if (!resolved) return undefined;
     const { data, read } = await assemble(ctx, resolved, language, url);
-    return { html: renderDocument(data, assets), read };
+    return { html: renderDocument(error ? { ...data, error } : data, assets), read };
+  }
+
+  /**
+   * The answer to a page that failed to render (spec §2, §8): the '/500' page looked up by url and drawn
+   * from content like any page, else the built-in error screen. Either carries `error`, so the browser
+   * revalidates and reloads once. A failed lookup is logged only; no error text reaches the visitor.
+   */
+  async function errorPage(language: string, assets: string): Promise<string> {
+    const error = { status: 500 };
+    try {
+      const found = await page(language, ['500'], assets, error);
+      if (found) return found.html;
+    } catch (e) {
+      ctx.log.error({ err: e }, "the '/500' page failed: the built-in error screen is shown");
+    }
+    try {
+      const context = { language, languages: ctx.model.languages, defaultLanguage: ctx.model.defaultLanguage, url: '/500', params: {} };
+      return renderDocument({ context, title: 'Something went wrong', meta: {}, before: [], content: [], after: [], error }, assets);
+    } catch (e) {
+      ctx.log.error({ err: e }, 'the built-in error screen failed: the static one is shown');
+      return errorDocument('Something went wrong');
+    }
   }
 
   s = {
@@ -125,7 +148,7 @@ export function storefrontOf(ctx: PluginContext): Storefront {
       const segs = decodedSegments(new URL(c.req.url).pathname);
       const language = segs && ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
       const notFound = async () => {
-        const fallback = await page(language, ['404'], assets).catch(() => undefined);
+        const fallback = await page(language, ['404'], assets).catch((e) => void ctx.log.error({ err: e }, "the '/404' page failed: the built-in one is shown"));
         return c.html(fallback?.html ?? errorDocument('Page not found'), 404, headers);
       };
       if (!segs) return notFound();
@@ -143,8 +166,7 @@ export function storefrontOf(ctx: PluginContext): Storefront {
         return c.html(rendered.html, 200, { ...headers, 'x-page-cache': 'miss' });
       } catch (e) {
         ctx.log.error({ err: e, url }, 'page render failed');
-        const fallback = await page(language, ['500'], assets).catch(() => undefined);
-        return c.html(fallback?.html ?? errorDocument('Something went wrong'), 500, headers);
+        return c.html(await errorPage(language, assets), 500, headers);
       }
     },
   };

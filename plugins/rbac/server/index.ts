@@ -5,6 +5,7 @@ import { createAccess } from './access.js';
 import { createRateLimiter, DEFAULT_LIMITS, type RateLimits } from './rate-limit.js';
 import { authenticationRoutes } from './routes/authentication.js';
 import { identityRoutes } from './routes/identities.js';
+import { crmRequestRoutes } from './routes/crm-requests.js';
 import { sameOriginWrites } from './origin.js';
 import { DEFAULT_CHAIN_IDS } from './wallet.js';
 
@@ -53,6 +54,7 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
     routes: (app, ctx) => {
       authenticationRoutes(app, deps(ctx));
       identityRoutes(app, deps(ctx));
+      crmRequestRoutes(app, deps(ctx));
     },
     defaults: seedFile(new URL('../defaults.json', import.meta.url)),
     seed: seedFile(new URL('../seed.json', import.meta.url)),

@@ -171,3 +171,14 @@ export function useSubject() {
   );
   return { status, me: query.data ?? null, error: query.error, refetch: query.refetch, signOut };
 }
+
+/**
+ * The signed-in subject when an action needs it now: the cached session if known, else it waits for
+ * (or starts) the one session request; null for a visitor.
+ * @example const subjectOf = useCurrentSubject(); const me = await subjectOf();
+ */
+export function useCurrentSubject() {
+  const qc = useQueryClient();
+  const home = useHref()('/');
+  return useCallback(() => qc.fetchQuery({ queryKey: ME_KEY, queryFn: () => loadMe(home), staleTime: 60_000 }), [qc, home]);
+}

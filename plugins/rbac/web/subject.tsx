@@ -41,7 +41,7 @@ export function Logout({ row }: { row: Expanded }) {
   );
 }
 
-function Avatar({ name, className }: { name: string; className?: string }) {
+export function Avatar({ name, className }: { name: string; className?: string }) {
   const letter = name.trim().charAt(0).toUpperCase();
   return (
     <span aria-hidden className={cn('inline-flex shrink-0 items-center justify-center rounded-full bg-blue-600/10 font-semibold text-blue-700', className)}>
@@ -74,15 +74,15 @@ export function SubjectCard({ me }: { me: Me }) {
   );
 }
 
-const EYEBROW = 'text-sm font-semibold uppercase tracking-wide text-blue-700';
+export const EYEBROW = 'text-sm font-semibold uppercase tracking-wide text-blue-700';
 
 /** a subject's social profiles (subjectsToSocialModuleProfiles → socialModuleProfile) */
 export const subjectProfiles = (subject: Expanded | undefined) => targets(subject, 'subjectsToSocialModuleProfiles', 'socialModuleProfile');
 
-/** a public subject's card: name, @slug and its social profiles drawn by the social module */
-export function PublicSubject({ subject }: { subject: Expanded }) {
+/** a public subject's card: name, @slug and (unless `withProfiles` is false) its social profiles drawn by the social module */
+export function PublicSubject({ subject, withProfiles = true }: { subject: Expanded; withProfiles?: boolean }) {
   const name = String(subject.adminTitle || subject.slug || '');
-  const profiles = subjectProfiles(subject);
+  const profiles = withProfiles ? subjectProfiles(subject) : [];
   return (
     <div className="space-y-6">
       <article className="flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -106,7 +106,7 @@ export function PublicSubject({ subject }: { subject: Expanded }) {
 }
 
 /** the signed-in subject: a skeleton while loading, a sign-in prompt when signed out */
-function SignedInSubject() {
+export function SignedInSubject() {
   const { status, me } = useSubject();
   return (
     <>

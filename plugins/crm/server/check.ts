@@ -1,0 +1,105 @@
+import { badRequest, type Cause } from '../../../runtime/http/errors.js';
+
+/** bounds of one request: values are text of at most MAX_VALUE characters, at most MAX_FIELDS fields in the body */
+export const MAX_VALUE = 5000;
+export const MAX_FIELDS = 50;
+
+/** one input of a form as the check needs it: the key its value is sent under, its type, whether it is required, its option values */
+export interface FormInput {
+  key: string;
+  type: string;
+  required: boolean;
+  /** the values of its options (select, radio, checkbox); empty when it has none */
+  options: string[];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const TEL = /^\+?[0-9][0-9 ()./-]{1,30}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const CHECKED = new Set(['true', 'on', 'false']);
+
+const isDate = (v: string) => {
+  const m = DATE.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+};
+
+const isWebUrl = (v: string) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !/\s/.test(v);
+  } catch {
+    return false;
+  }
+};
+
+/** the values one submitted field holds: a list (a checkbox group) or a single value, each as text */
+function valuesOf(key: string, value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
+    throw badRequest(`${key} must be text`, [{ field: key, rule: 'type', message: `${key} must be text` }]);
+  }
+  return list.map(String);
+}
+
+/** what is wrong with one filled-in value of an input, by its declared type; undefined when it fits */
+function typeProblem(input: FormInput, values: string[]): Cause | undefined {
+  const { key, type, options } = input;
+  if (options.length && ['select', 'radio', 'checkbox'].includes(type)) {
+    if (type !== 'checkbox' && values.length > 1) return { field: key, rule: 'type', message: `${key} takes one value` };
+    const wrong = values.find((v) => !options.includes(v));
+    return wrong === undefined ? undefined : { field: key, rule: 'enum', message: `${key} must be one of: ${options.join(', ')}` };
+  }
+  if (values.length > 1) return { field: key, rule: 'type', message: `${key} takes one value` };
+  const v = values[0].trim();
+  switch (type) {
+    case 'number':
+      return NUMBER.test(v) && Number.isFinite(Number(v)) ? undefined : { field: key, rule: 'type', message: `${key} must be a number` };
+    case 'email':
+      return EMAIL.test(v) ? undefined : { field: key, rule: 'format', message: `${key} must be an email address` };
+    case 'url':
+      return isWebUrl(v) ? undefined : { field: key, rule: 'format', message: `${key} must be an http or https address` };
+    case 'tel':
+      return TEL.test(v) ? undefined : { field: key, rule: 'format', message: `${key} must be a phone number` };
+    case 'date':
+      return isDate(v) ? undefined : { field: key, rule: 'format', message: `${key} must be a date (YYYY-MM-DD)` };
+    case 'checkbox':
+      return CHECKED.has(v.toLowerCase()) ? undefined : { field: key, rule: 'type', message: `${key} must be true or false` };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Checks what was sent against a form's inputs, the one rule for every way a request arrives (a
+ * visitor's form, a signed-in subject's request): a field that is not one of the form's inputs is
+ * refused, a required input must be filled in, a filled-in value must fit its input's type (number,
+ * email, url, tel, date, an option of a select, radio or checkbox group) and be at most MAX_VALUE
+ * characters. Answers the fields as text (a list joined with ', '), or throws one 400 naming every
+ * field and rule.
+ */
+export function checkFields(inputs: FormInput[], raw: Record<string, unknown>): Record<string, string> {
+  const keys = Object.keys(raw);
+  if (keys.length > MAX_FIELDS) throw badRequest(`Too many fields: at most ${MAX_FIELDS}`);
+  const known = new Set(inputs.map((i) => i.key));
+  const causes: Cause[] = keys.filter((k) => !known.has(k)).map((k) => ({ field: k, rule: 'additionalProperties', message: `${k} is not a field of this form` }));
+  const fields: Record<string, string> = {};
+  for (const input of inputs) {
+    const values = Object.hasOwn(raw, input.key) ? valuesOf(input.key, raw[input.key])?.filter((v) => v.trim() !== '') : undefined;
+    const text = values?.join(', ');
+    if (!values?.length) {
+      if (input.required) causes.push({ field: input.key, rule: 'required', message: `${input.key} is required` });
+    } else if (text!.length > MAX_VALUE) {
+      causes.push({ field: input.key, rule: 'maxLength', message: `${input.key} must be at most ${MAX_VALUE} characters` });
+    } else {
+      const problem = typeProblem(input, values);
+      if (problem) causes.push(problem);
+      else fields[input.key] = text!;
+    }
+  }
+  if (causes.length) throw badRequest(causes.length === 1 ? causes[0].message : causes.map((x) => x.message).join('; '), causes);
+  return fields;
+}
