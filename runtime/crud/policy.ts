@@ -173,6 +173,19 @@ export class Policy {
     return this.ownedWhere(entity, caller.subjectId!);
   }
 
+  /**
+   * Whether the caller may filter or order on a field: one it may read on every row. A field read by its
+   * owner only is not (a filter would compare other subjects' values); the system and admins may on any.
+   */
+  filterable(caller: Caller): ((f: Field) => boolean) | undefined {
+    if (isPrivileged(caller)) return undefined;
+    return (f) => {
+      const read = f.access?.read;
+      if (!read) return true;
+      return read.some((r) => r === 'public' || (caller.kind === 'subject' && (r === 'signed-in' || caller.roles.includes(r))));
+    };
+  }
+
   /** whether a field is readable by everyone (page data, expansions and the page cache show only those) */
   static isPublicField(f: Field): boolean {
     return !f.secret && (!f.access?.read || f.access.read.includes('public'));

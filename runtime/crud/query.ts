@@ -31,14 +31,18 @@ interface Condition {
   value?: unknown;
 }
 
-/** the columns a query may name: every field that is not secret, and `<localized>.<language>` */
-function resolveColumn(entity: Entity, model: Model, raw: unknown, where: string): { field: Field; language?: string } {
+/** whether the caller may read a field; a field it may not read cannot be filtered or ordered on either */
+export type CanRead = (field: Field) => boolean;
+
+/** the columns a query may name: every field that is not secret (and that the caller may read), and `<localized>.<language>` */
+function resolveColumn(entity: Entity, model: Model, raw: unknown, where: string, canRead?: CanRead): { field: Field; language?: string } {
   if (typeof raw !== 'string' || !raw) throw badRequest(`${where} is required`, [{ message: `${where} is required`, field: where, rule: 'required' }]);
   const [name, language, ...rest] = raw.split('.');
   const field = entity.fields.find((f) => f.name === name);
-  // secret fields answer exactly like fields that do not exist: this is the one check every method passes
-  if (!field || field.secret || rest.length || (language !== undefined && field.kind !== 'localized')) {
-    const allowed = entity.fields.filter((f) => !f.secret).map((f) => f.name).join(', ');
+  // secret fields, and fields the caller may not read, answer exactly like fields that do not exist: this is
+  // the one check every method passes (a filter on a field one may not read would reveal it letter by letter)
+  if (!field || field.secret || (canRead && !canRead(field)) || rest.length || (language !== undefined && field.kind !== 'localized')) {
+    const allowed = entity.fields.filter((f) => !f.secret && (!canRead || canRead(f))).map((f) => f.name).join(', ');
     throw badRequest(`Unknown column '${raw}' in ${where}; columns of ${entity.id}: ${allowed}`, [
       { message: `unknown column '${raw}'`, field: where, rule: 'column' },
     ]);
@@ -63,9 +67,9 @@ const CONTAINS: readonly string[] = ['like', 'ilike', 'notLike', 'notIlike'];
 /** the bound pattern of a contains search: the value with \, % and _ escaped, between two % */
 const contains = (value: unknown) => `%${String(value).replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
 
-function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, c: Condition, where: string): SQL {
+function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, c: Condition, where: string, canRead?: CanRead): SQL {
   if (!c || typeof c !== 'object') throw badRequest(`${where} must be an object with column, method and value`);
-  const { field, language } = resolveColumn(entity, model, c.column, `${where}[column]`);
+  const { field, language } = resolveColumn(entity, model, c.column, `${where}[column]`, canRead);
   const method = c.method as Method;
   // an id (or a reference) may be searched as text with like/ilike: the admin finds rows by an id prefix
   const asText = language === undefined && isUuidField(field) && CONTAINS.includes(method);
@@ -123,25 +127,25 @@ function group(value: unknown, where: string): Condition[] {
 }
 
 /** `filters[and][i]` and `filters[or][i]` → one WHERE; every value is a bound parameter */
-export function whereOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, filters: unknown): SQL | undefined {
+export function whereOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, filters: unknown, canRead?: CanRead): SQL | undefined {
   if (filters === undefined || filters === '') return undefined;
   if (typeof filters !== 'object' || filters === null) throw badRequest('filters must be filters[and][i][column|method|value] or filters[or][…]');
   const f = filters as Record<string, unknown>;
   for (const key of Object.keys(f)) if (key !== 'and' && key !== 'or') throw badRequest(`Unknown filter group 'filters[${key}]'; use filters[and] or filters[or]`);
-  const all = group(f.and, 'filters[and]').map((c, i) => condition(entity, model, table, dialect, c, `filters[and][${i}]`));
-  const any = group(f.or, 'filters[or]').map((c, i) => condition(entity, model, table, dialect, c, `filters[or][${i}]`));
+  const all = group(f.and, 'filters[and]').map((c, i) => condition(entity, model, table, dialect, c, `filters[and][${i}]`, canRead));
+  const any = group(f.or, 'filters[or]').map((c, i) => condition(entity, model, table, dialect, c, `filters[or][${i}]`, canRead));
   const parts = [...all, ...(any.length ? [or(...any)!] : [])];
   return parts.length ? and(...parts) : undefined;
 }
 
-function orderOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, orderBy: unknown): SQL[] {
+function orderOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, orderBy: unknown, canRead?: CanRead): SQL[] {
   const out: SQL[] = [];
   if (orderBy !== undefined && orderBy !== '') {
     if (typeof orderBy !== 'object' || orderBy === null) throw badRequest('orderBy must be orderBy[and][i][column|method]');
     for (const key of Object.keys(orderBy)) if (key !== 'and') throw badRequest(`Unknown order group 'orderBy[${key}]'; use orderBy[and]`);
     group((orderBy as Record<string, unknown>).and, 'orderBy[and]').forEach((o, i) => {
       const where = `orderBy[and][${i}]`;
-      const { field, language } = resolveColumn(entity, model, o?.column, `${where}[column]`);
+      const { field, language } = resolveColumn(entity, model, o?.column, `${where}[column]`, canRead);
       const method = o.method ?? 'asc';
       if (method !== 'asc' && method !== 'desc') throw badRequest(`Unknown method '${String(method)}' in ${where}[method]; methods: asc, desc`, [{ message: `unknown method '${String(method)}'`, field: `${where}[method]`, rule: 'method' }]);
       const expr = columnExpr(table, field, language, dialect);
@@ -170,10 +174,10 @@ export function parseQueryString(search: string): Record<string, unknown> {
 }
 
 /** the list query of spec §7 in deep-object form: filters, orderBy, limit, offset */
-export function parseListQuery(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, query: Record<string, unknown>): ListQuery {
+export function parseListQuery(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, query: Record<string, unknown>, canRead?: CanRead): ListQuery {
   return {
-    where: whereOf(entity, model, table, dialect, query.filters),
-    orderBy: orderOf(entity, model, table, dialect, query.orderBy),
+    where: whereOf(entity, model, table, dialect, query.filters, canRead),
+    orderBy: orderOf(entity, model, table, dialect, query.orderBy, canRead),
     limit: intParam(query.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT),
     offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0),
   };

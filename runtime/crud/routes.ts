@@ -63,7 +63,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
     const entity = entityOf(c);
     await allow(c, entity, 'list');
     const caller = await callerOf(c);
-    const q = parseListQuery(entity, model, repo.table(entity), dialect, query(c));
+    const q = parseListQuery(entity, model, repo.table(entity), dialect, query(c), policy.filterable(caller));
     const scope = policy.scope(caller, entity);
     if (scope) q.where = and(q.where, scope);
     const rows = await repo.list(entity, q);
@@ -76,7 +76,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
     const entity = entityOf(c);
     await allow(c, entity, 'count');
     const caller = await callerOf(c);
-    const where = whereOf(entity, model, repo.table(entity), dialect, query(c).filters);
+    const where = whereOf(entity, model, repo.table(entity), dialect, query(c).filters, policy.filterable(caller));
     return c.json({ data: await repo.count(entity, and(where, policy.scope(caller, entity))) });
   });
   app.get(`${base}/:id`, async (c) => {

@@ -185,6 +185,19 @@ for (const d of DIALECTS) {
       expect(Object.keys(rows[0])).not.toContain('editorial');
     });
 
+    it('a field the caller may not read on every row cannot be filtered or ordered on', async () => {
+      const q = (column: string) => `/api/notes/notes?filters[and][0][column]=${column}&filters[and][0][method]=ilike&filters[and][0][value]=only`;
+      for (const call of [s.anon, b.call, a.call]) {
+        const r = await call('GET', q('privateRemark'));
+        expect(r.status).toBe(400);
+        expect(r.body.cause[0]).toMatchObject({ rule: 'column' });
+        expect(r.body.message.split('columns of')[1]).not.toContain('privateRemark'); // not among the columns it lists
+      }
+      expect((await s.anon('GET', '/api/notes/notes?orderBy[and][0][column]=editorial&orderBy[and][0][method]=asc')).status).toBe(400);
+      expect((await editor.call('GET', q('editorial'))).status).toBe(200); // the editor role reads it on every row
+      expect((await admin.call('GET', q('privateRemark'))).status).toBe(200);
+    });
+
     it('a relation row needs the right to write both ends: linking another subject\'s note is refused', async () => {
       const tag = (await sys('POST', '/api/notes/tags', { data: { label: 'mine' } })).body.data;
       const mine = (await a.call('POST', '/api/notes/notes', { data: { text: 'a note' } })).body.data;
