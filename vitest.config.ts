@@ -4,7 +4,8 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   test: {
-    testTimeout: 60_000,
+    // generous: a busy two-core machine runs child processes (codegen, servers) slowly; no test waits on a time
+    testTimeout: 180_000,
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['tests/helpers/global-setup.ts'],

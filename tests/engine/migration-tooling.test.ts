@@ -21,7 +21,7 @@ function run(script: string, args: string[], env: Record<string, string>) {
 }
 
 for (const d of DIALECTS) {
-  describe(`npm run codegen on ${d.name}`, () => {
+  describe(`npm run codegen on ${d.name}`, { timeout: 300_000 }, () => {
     it('npm run codegen replaces the last migration while the development database has not applied it', async () => {
       const p = scratchProject();
       const db = await d.make();
@@ -53,7 +53,7 @@ for (const d of DIALECTS) {
 
   });
 
-  describe(`migration tooling on ${d.name}`, () => {
+  describe(`migration tooling on ${d.name}`, { timeout: 300_000 }, () => {
     const p = scratchProject();
     let db: TestDatabase;
     afterAll(async () => {
@@ -126,7 +126,7 @@ for (const d of DIALECTS) {
   });
 }
 
-describe('npm run codegen in production', () => {
+describe('npm run codegen in production', { timeout: 300_000 }, () => {
   it('writes no migration, and passes when the committed migrations reach the manifests', () => {
     const before = execFileSync('git', ['status', '--porcelain', '--', 'migrations'], { cwd: ROOT }).toString();
     const r = run('codegen.ts', [], { NODE_ENV: 'production' });

@@ -22,7 +22,7 @@ async function empty(db: TestDatabase) {
 
 const rowsOf = (s: ContentSnapshot) => s.entities;
 
-describe('content snapshots: the demo site from SQLite to PostgreSQL and back', () => {
+describe('content snapshots: the demo site from SQLite to PostgreSQL and back', { timeout: 300_000 }, () => {
   const cleanup: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const c of cleanup.reverse()) await c();
