@@ -151,6 +151,52 @@ for (const d of DIALECTS) {
       expect((await call('GET', '/api/revalidation/revalidate', { query: { tag: 'nothing' } })).status).toBe(400);
     });
 
+    it('§3 the shop as the reference client calls it: cart, totals, checkout, order calls', async () => {
+      const reg = await call('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'wire-shopper@example.com', password: 'password123' } });
+      const token = reg.body.data.jwt as string;
+      const me = (await call('GET', '/api/rbac/subjects/authentication/me', { token })).body.data;
+      const shop = `/api/rbac/subjects/${me.id}/ecommerce-module`;
+      const landing = '6f1c2a40-0000-4000-8000-000000000301';
+      expect((await call('GET', `${shop}/orders`, { token })).body.data).toEqual([]);
+      expect((await call('POST', `${shop}/orders`, { token, data: { quantity: 1 } })).body.message).toBe('productId is required');
+      const added = await call('POST', `${shop}/orders`, { token, data: { productId: landing, quantity: 2, billingModule: { currency: {} } } });
+      expect(added.status).toBe(201);
+      const cart = (await call('GET', `${shop}/orders`, { token })).body.data;
+      expect(cart).toHaveLength(1);
+      expect(cart[0]).toMatchObject({ type: 'cart', status: 'new' });
+      expect((await call('GET', `${shop}/orders/quantity`, { token })).body.data).toBe(2);
+      const totals = (await call('GET', `${shop}/orders/total`, { token })).body.data;
+      expect(totals.length).toBeGreaterThan(0);
+      expect(totals[0]).toMatchObject({ billingModuleCurrency: { id: expect.any(String) }, total: expect.any(Number), orders: [expect.objectContaining({ id: cart[0].id, total: expect.any(Number) })] });
+      // the single store that sells it is the order's store
+      const stores = await call('GET', '/api/ecommerce/stores-to-orders', { system: true, query: { filters: { and: [{ column: 'orderId', method: 'eq', value: cart[0].id }] } } });
+      expect(stores.body.data.map((r: { storeId: string }) => r.storeId)).toEqual(['9f000000-0000-4000-8000-000000000101']);
+      const line = cart[0].ordersToProducts[0];
+      const patched = await call('PATCH', `${shop}/orders/${cart[0].id}`, { token, data: { ordersToProducts: [{ id: line.id, quantity: 3 }] } });
+      expect(patched.status).toBe(200);
+      expect((await call('GET', `/api/ecommerce/orders/${cart[0].id}/quantity`, { token })).body.data).toBe(3);
+      expect((await call('GET', `/api/ecommerce/orders/${cart[0].id}/total`, { token })).body.data).toMatchObject({ total: expect.any(Number), billingModuleCurrency: { id: expect.any(String) } });
+      const currencyId = totals[0].billingModuleCurrency.id;
+      expect((await call('GET', `/api/ecommerce/orders/${cart[0].id}/checkout-attributes/${currencyId}`, { token })).body.data).toMatchObject({ amount: expect.any(Number), type: expect.stringMatching(/^(one_off|subscription)$/) });
+      // checkout: provider, email, comment?, ecommerceModule.orders[].id → billingModule.invoices[0].paymentUrl
+      const checkout = await call('POST', `${shop}/orders/checkout`, { token, data: { provider: 'dummy', email: 'wire-shopper@example.com', comment: 'gift', ecommerceModule: { orders: [{ id: cart[0].id }] } } });
+      expect(checkout.status, JSON.stringify(checkout.body)).toBe(201);
+      expect(checkout.body.data.billingModule.invoices[0].paymentUrl).toEqual(expect.any(String));
+      expect((await call('PATCH', `${shop}/orders/${cart[0].id}`, { token, data: { ordersToProducts: [{ id: line.id, quantity: 1 }] } })).status).toBe(409);
+      expect((await call('POST', `${shop}/orders/checkout`, { token, data: { provider: 'nope', email: 'a@b.co', ecommerceModule: { orders: [{ id: cart[0].id }] } } })).body.message).toBe('Invalid provider');
+      const oneStep = await call('POST', `${shop}/products/${landing}/checkout`, { token, data: { provider: 'dummy', email: 'wire-shopper@example.com', quantity: 1, billingModule: { currency: { id: currencyId } } } });
+      expect(oneStep.status).toBe(201);
+      expect(oneStep.body.data.billingModule.invoices[0].paymentUrl).toEqual(expect.any(String));
+      expect((await call('POST', '/api/ecommerce/orders/clear-old-orders', { system: true })).body.data).toMatchObject({ ok: true });
+      // a product sold by several stores: the client must name one
+      const second = (await call('POST', '/api/ecommerce/stores', { system: true, data: { adminTitle: 'Second store' } })).body.data;
+      await call('POST', '/api/ecommerce/stores-to-products', { system: true, data: { storeId: second.id, productId: landing, sku: `wire-${d.name}` } });
+      const ambiguous = await call('POST', `${shop}/orders`, { token, data: { productId: landing, quantity: 1 } });
+      expect(ambiguous.status).toBe(400);
+      expect(ambiguous.body.message).toBe("Multiple stores found. Pass 'data.storeId'");
+      expect((await call('POST', `${shop}/orders`, { token, data: { productId: landing, quantity: 1, storeId: second.id } })).status).toBe(201);
+    });
+
     it('errors are {message, status, cause} naming the field and rule', async () => {
       const r = await call('POST', '/api/blog/categories', { system: true, data: { adminTitle: 'x', colour: 'red' } });
       expect(r.status).toBe(400);

@@ -187,7 +187,16 @@ export class Orders {
     const product = this.entity('ecommerce/product');
     if (!(await this.ctx.repo.get(product, input.productId, tx))) throw notFound(product, input.productId);
     if (!(await this.pricesOf([input.productId], tx)).get(input.productId)?.length) throw badRequest(NO_PRICE, [{ field: 'productId', rule: 'price', message: NO_PRICE }]);
-    if (input.storeId) await this.assertSold(input.storeId, input.productId, tx);
+    let storeId = input.storeId;
+    if (storeId) await this.assertSold(storeId, input.productId, tx);
+    else {
+      // sold by one store: that one; by several: the client must say which (the reference client's message)
+      const sp = this.t['ecommerce/stores-to-products'];
+      const stores: { storeId: string }[] = await tx.select({ storeId: sp.storeId }).from(sp).where(eq(sp.productId, input.productId)).limit(2);
+      const distinct = [...new Set(stores.map((x) => x.storeId))];
+      if (distinct.length > 1) throw badRequest("Multiple stores found. Pass 'data.storeId'", [{ field: 'storeId', rule: 'required', message: "Multiple stores found. Pass 'data.storeId'" }]);
+      storeId = distinct[0];
+    }
     const order = this.entity('ecommerce/order');
     const lineEntity = this.entity('ecommerce/orders-to-products');
     const cart = await this.cartOf(subjectId, tx);
@@ -196,6 +205,12 @@ export class Orders {
     const [line] = await tx.select({ id: otp.id, quantity: otp.quantity }).from(otp).where(and(eq(otp.orderId, orderId), eq(otp.productId, input.productId))).limit(1);
     if (line) await this.ctx.repo.update(lineEntity, line.id, { quantity: line.quantity + input.quantity }, tx);
     else await this.ctx.repo.create(lineEntity, { orderId, productId: input.productId, quantity: input.quantity }, tx);
+    // which store the order is for (ecommerce/stores-to-orders), once per store
+    if (storeId) {
+      const so = this.t['ecommerce/stores-to-orders'];
+      const [linked] = await tx.select({ id: so.id }).from(so).where(and(eq(so.storeId, storeId), eq(so.orderId, orderId))).limit(1);
+      if (!linked) await this.ctx.repo.create(this.entity('ecommerce/stores-to-orders'), { storeId, orderId }, tx);
+    }
     return { orderId, created: !cart };
   }
 
