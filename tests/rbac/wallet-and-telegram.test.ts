@@ -109,6 +109,36 @@ for (const d of DIALECTS) {
       expect((await t.as(other.jwt)('GET', ROUTES.me)).body.data.identities).toHaveLength(1);
     });
 
+    it('POST /rbac/subjects/{id}/identities with {message, signature, address} links a wallet, with the sign-in rules and the current password', async () => {
+      const s = await t.register('wally@example.com');
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const link = async (extra: Record<string, unknown>, message?: string) => {
+        const m = message ?? siwe(wallet.address, await nonce(), { statement: 'Link.' });
+        return t.as(s.jwt)('POST', `/api/rbac/subjects/${s.id}/identities`, { data: { message: m, signature: await wallet.signMessage({ message: m }), address: wallet.address, ...extra } });
+      };
+      const bare = await link({});
+      expect(bare.status).toBe(400);
+      expect(bare.body.cause[0]).toMatchObject({ field: 'currentPassword', rule: 'required' });
+      // a message that is not this site's EIP-4361 message is refused before anything else
+      expect((await link({ currentPassword: 'password123' }, `Sign in ${await nonce()}`)).status).toBe(400);
+      const linked = await link({ currentPassword: 'password123' });
+      expect(linked.status).toBe(201);
+      expect(linked.body.data).toMatchObject({ provider: 'ethereum_virtual_machine', account: wallet.address });
+      const me = (await t.as(s.jwt)('GET', ROUTES.me)).body.data;
+      expect(me.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['email_and_password', 'ethereum_virtual_machine']);
+      expect((await link({ currentPassword: 'password123' })).status).toBe(409);
+      // another subject cannot take it through its own route
+      const other = await t.register('wilma@example.com');
+      const m = siwe(wallet.address, await nonce());
+      const stolen = await t.as(other.jwt)('POST', `/api/rbac/subjects/${other.id}/identities`, { data: { message: m, signature: await wallet.signMessage({ message: m }), address: wallet.address, currentPassword: 'password123' } });
+      expect(stolen.status).toBe(409);
+      // nor link someone else's wallet with a forged signature
+      const attacker = privateKeyToAccount(generatePrivateKey());
+      const forgedMessage = siwe(wallet.address, await nonce());
+      const forged = await t.as(other.jwt)('POST', `/api/rbac/subjects/${other.id}/identities`, { data: { message: forgedMessage, signature: await attacker.signMessage({ message: forgedMessage }), address: wallet.address, currentPassword: 'password123' } });
+      expect(forged.status).toBe(401);
+    });
+
     it('finding 4: linking a Telegram account to a signed-in subject needs its current password, sent beside the signed fields', async () => {
       const s = await t.register('tom@example.com', 'tom-password');
       const now = Math.floor(Date.now() / 1000);

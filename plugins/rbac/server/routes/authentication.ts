@@ -275,18 +275,7 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
   app.post(`${base}/ethereum-virtual-machine`, async (c) => {
     const body = (await readBody(c)).data as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object') throw badRequest('Data is undefined');
-    await limit(c, 'wallet', typeof body.address === 'string' ? body.address : undefined);
-    await walletReady();
-    const shaped = walletBody(body);
-    // EIP-4361: a message for this domain and origin, an accepted chain, a nonce this server issued, in date
-    const nonce = checkSiweMessage(shaped.message, shaped.address, { publicUrl: ctx.config.publicUrl, chainIds: deps.chainIds, secret: ctx.config.rbacJwtSecret });
-    const { address } = await verifyWalletSignature(body);
-    try {
-      await ctx.repo.create(ctx.model.byId['rbac/nonce'], { value: sha256(nonce.nonce), expiresAt: nonce.expiresAt.toISOString() });
-    } catch (e) {
-      if (e instanceof HttpError && e.status === 409) throw new HttpError(401, 'Not authorized: the nonce was already used');
-      throw e;
-    }
+    const address = await verifiedWallet(c, deps, body);
     return thirdParty(c, 'ethereum_virtual_machine', address, body.currentPassword);
   });
 
@@ -299,4 +288,25 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     await limit(c, 'telegram', user.id);
     return thirdParty(c, 'telegram', user.id, currentPassword);
   });
+}
+
+/**
+ * The checksummed address of a wallet sign-in body `{ message, signature, address }`: rate-limited, an EIP-4361
+ * message for this domain and origin, an accepted chain, a nonce this server issued and not used before, in date,
+ * and a signature by that address. Shared by wallet sign-in and linking a wallet to a signed-in subject.
+ */
+export async function verifiedWallet(c: Context, deps: RouteDeps, body: Record<string, unknown>): Promise<string> {
+  const { ctx } = deps;
+  await deps.limit(c, 'wallet', typeof body.address === 'string' ? body.address : undefined);
+  await walletReady();
+  const shaped = walletBody(body);
+  const nonce = checkSiweMessage(shaped.message, shaped.address, { publicUrl: ctx.config.publicUrl, chainIds: deps.chainIds, secret: ctx.config.rbacJwtSecret });
+  const { address } = await verifyWalletSignature(body);
+  try {
+    await ctx.repo.create(ctx.model.byId['rbac/nonce'], { value: sha256(nonce.nonce), expiresAt: nonce.expiresAt.toISOString() });
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 409) throw new HttpError(401, 'Not authorized: the nonce was already used');
+    throw e;
+  }
+  return address;
 }

@@ -7,7 +7,7 @@ import { hashPassword } from '../passwords.js';
 import { isPrivileged, principalOf, requireSelf, requireSubject, type Principal } from '../principal.js';
 import type { NotificationService } from '../../../notification/server/index.js';
 import { accountMail, checkCurrentPassword, proveOwner } from '../account-changes.js';
-import { EMAIL, PASSWORD, strict, type RouteDeps } from './authentication.js';
+import { EMAIL, PASSWORD, strict, verifiedWallet, type RouteDeps } from './authentication.js';
 
 /** a new email login: its address and password, and the current password of the account (when it has one) */
 const newIdentity = bodyValidator<{ email: string; password: string; currentPassword?: string }>(
@@ -110,9 +110,32 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
   app.post(`${subjects}/:id/identities`, async (c) => {
     const subjectId = uuidParam(c, 'id');
     const p = await requireSelf(c, ctx, accounts, subjectId);
-    const body = newIdentity((await readBody(c)).data);
+    const data = (await readBody(c)).data;
+    // { message, signature, address }: a wallet for the subject, with the sign-in message rules (EIP-4361)
+    if (data && typeof data === 'object' && !Array.isArray(data) && ('signature' in data || 'address' in data)) {
+      return c.json({ data: await addWalletIdentity(c, p, subjectId, data as Record<string, unknown>) }, 201);
+    }
+    const body = newIdentity(data);
     return c.json({ data: await addEmailIdentity(c, p, subjectId, body) }, 201);
   });
+
+  /** a wallet login for the subject: its signature checked as for sign-in, then the owner's proof (the current password) */
+  async function addWalletIdentity(c: Context, p: Principal, subjectId: string, body: Record<string, unknown>) {
+    const { currentPassword, ...signed } = body;
+    const address = await verifiedWallet(c, deps, signed);
+    const existing = await accounts.identityBy('ethereum_virtual_machine', address);
+    const owner = existing ? await accounts.subjectIdOfIdentity(existing.id as string) : undefined;
+    if (owner === subjectId) throw new HttpError(409, 'This wallet is already a login of this account', [{ field: 'address', rule: 'unique', message: 'address is already linked' }]);
+    if (owner) throw new HttpError(409, 'This wallet is a login of another account', [{ field: 'address', rule: 'unique', message: 'address is linked to another account' }]);
+    await proveOwner(c, deps, p, subjectId, typeof currentPassword === 'string' ? currentPassword : undefined, { field: 'currentPassword' });
+    const row = await ctx.database.transaction(async (tx) => {
+      const created = existing ?? (await ctx.repo.create(identity, { provider: 'ethereum_virtual_machine', account: address }, tx));
+      await accounts.linkIdentity(tx, subjectId, created.id as string);
+      return created;
+    });
+    mail.tell(await accounts.emailsOf(subjectId), 'A sign-in method was added to your account', `You can now sign in with the wallet ${address}.`);
+    return row;
+  }
 
   const identityIdRequired = async (c: Context) => {
     await requireSelf(c, ctx, accounts, uuidParam(c, 'id'));
