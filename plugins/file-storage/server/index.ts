@@ -2,6 +2,7 @@ import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { driverFromEnv, type StorageDriver } from './drivers/index.js';
 import { fileHooks, fileStorageService, type FileStorageService } from './store.js';
 import { fileRoutes } from './routes.js';
+import type { OutboundOptions } from './outbound.js';
 
 export { ALLOWED } from './content.js';
 export type { FileStorageService } from './store.js';
@@ -9,6 +10,8 @@ export type { FileStorageService } from './store.js';
 export interface FileStorageOptions {
   /** the storage driver; by default the one FILE_STORAGE_PROVIDER names (drivers/index.ts driverFromEnv) */
   driver?: StorageDriver | (() => StorageDriver);
+  /** bounds of create-from-url's fetch, and for tests a resolver and a permit for their local servers */
+  outbound?: OutboundOptions;
 }
 
 /** the file-storage module: files judged by their bytes, stored through one driver (local, S3, Vercel Blob), served safely */
@@ -32,7 +35,7 @@ export function createFileStoragePlugin(options: FileStorageOptions = {}): Plugi
     name: 'file-storage',
     services: (ctx) => ({ fileStorage: serviceOf(ctx) }),
     hooks: (ctx) => fileHooks(ctx, () => driverOf(ctx)),
-    routes: (app, ctx) => fileRoutes(app, ctx, () => serviceOf(ctx)),
+    routes: (app, ctx) => fileRoutes(app, ctx, () => serviceOf(ctx), options.outbound),
   };
 }
 

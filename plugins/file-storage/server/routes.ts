@@ -1,11 +1,20 @@
 import type { Context, Hono, Next } from 'hono';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { readBody } from '../../../runtime/crud/body.js';
+import { bodyValidator } from '../../../runtime/crud/validate.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
 import { bodyOverflowed, raiseBodyLimit, tooLarge, UPLOAD_BODY_BYTES } from '../../../runtime/http/limits.js';
 import { BY_EXT } from './content.js';
 import { STORED_KEY } from './drivers/index.js';
+import { fetchPublic, OutboundRefused, type OutboundOptions } from './outbound.js';
 import { publicFileUrl, type FileStorageService, type Stored } from './store.js';
+
+/** the url to fetch; every other field is the row's, checked by the generic route */
+const fromUrlBody = bodyValidator<{ url: string } & Record<string, unknown>>({
+  type: 'object',
+  required: ['url'],
+  properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^https?://' } },
+});
 
 const isMultipart = (c: Context) => (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
 
@@ -14,10 +23,23 @@ const isMultipart = (c: Context) => (c.req.header('content-type') ?? '').toLower
  * file parts named after the entity's file fields), the bare upload the admin's file widget uses, and
  * `/files/<key>` for objects this server serves.
  */
-export function fileRoutes(app: Hono, ctx: PluginContext, service: () => FileStorageService) {
+export function fileRoutes(app: Hono, ctx: PluginContext, service: () => FileStorageService, outbound: OutboundOptions = {}) {
   const entity = ctx.model.byId['file-storage/file'];
   const fileFields = new Set(entity.fields.filter((f) => f.kind === 'file').map((f) => f.name));
   const base = `/api/${entity.module}/${entity.route}`;
+
+  /**
+   * Hands a write whose files are already stored to the generic route as JSON (validation, field access,
+   * ownership, hooks: exactly what a JSON write gets); the stored objects are removed again if it is refused.
+   */
+  async function writeThroughGenericRoute(c: Context, fields: Record<string, unknown>, stored: Stored[], path = c.req.path) {
+    const headers = new Headers(c.req.raw.headers);
+    headers.set('content-type', 'application/json');
+    headers.delete('content-length');
+    const res = await app.request(new URL(path, c.req.url).toString(), { method: c.req.method, headers, body: JSON.stringify({ data: fields }) }, c.env);
+    if (!res.ok) await Promise.all(stored.map((s) => service().driver.remove(s.file).catch(() => undefined)));
+    return res;
+  }
 
   /**
    * A multipart create or update of a file row: once the caller may write the entity, the file parts are judged
@@ -48,15 +70,32 @@ export function fileRoutes(app: Hono, ctx: PluginContext, service: () => FileSto
       await Promise.all(stored.map((s) => service().driver.remove(s.file).catch(() => undefined)));
       throw e;
     }
-    const headers = new Headers(c.req.raw.headers);
-    headers.set('content-type', 'application/json');
-    headers.delete('content-length');
-    const res = await app.request(c.req.url, { method: c.req.method, headers, body: JSON.stringify({ data: fields }) }, c.env);
-    if (!res.ok) await Promise.all(stored.map((s) => service().driver.remove(s.file).catch(() => undefined)));
-    return res;
+    return writeThroughGenericRoute(c, fields, stored);
   }
   app.post(base, (c, next) => multipartWrite(c, next, 'create'));
   app.patch(`${base}/:id`, (c, next) => multipartWrite(c, next, 'update'));
+
+  /**
+   * POST /api/file-storage/files/create-from-url `{ data: { url, ...file fields } }` (spec §7): fetches the file
+   * (outbound.ts: only public addresses, checked where the socket connects, on every redirect; size and time
+   * bounded), judges it by its bytes as an upload, and creates the row through the generic route.
+   */
+  app.post(`${base}/create-from-url`, async (c) => {
+    await ctx.authorize(c, { entity, operation: 'create' });
+    const { url, ...fields } = fromUrlBody((await readBody(c)).data);
+    let fetched: Awaited<ReturnType<typeof fetchPublic>>;
+    try {
+      fetched = await fetchPublic(url, outbound);
+    } catch (e) {
+      if (!(e instanceof OutboundRefused)) throw e;
+      const status = { scheme: 400, address: 400, redirects: 400, size: 413, time: 504, status: 502, network: 502 }[e.reason];
+      throw new HttpError(status, e.message, [{ field: 'url', rule: e.reason, message: e.message }]);
+    }
+    const s = await service().put(new Uint8Array(fetched.bytes), 'url');
+    const { file, ...judged } = s;
+    const name = decodeURIComponent(new URL(fetched.url).pathname.split('/').pop() ?? '').slice(0, 200);
+    return writeThroughGenericRoute(c, { ...(name && { adminTitle: name }), ...fields, file, ...judged }, [s], base);
+  });
 
   /**
    * POST /api/file-storage/files/upload (multipart, part `file`): stores it without a row, for a form that fills
