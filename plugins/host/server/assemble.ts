@@ -95,6 +95,8 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   if (meta.description) meta['og:description'] ??= meta.description;
   meta['og:locale'] ??= language === 'ru' ? 'ru_RU' : 'en_US';
   meta['og:url'] ??= `${ctx.config.publicUrl}${language === ctx.model.defaultLanguage ? '' : '/' + language}${url === '/' ? '' : encodePath(url)}` || '/';
+  // og:url is absolute: a metadata row may give a path
+  if (meta['og:url'].startsWith('/')) meta['og:url'] = `${ctx.config.publicUrl}${meta['og:url']}`;
 
   const isBefore = (w: Row) => w.variant !== 'additional';
   const data: PageData = {

@@ -10,6 +10,7 @@ import { assemble } from './assemble.js';
 import { errorDocument, renderDocument } from './document.js';
 import { PageCache } from './cache.js';
 import { createCacheBus } from './bus.js';
+import { discoveryRoutes } from './sitemap.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
 
 /** what runtime/web.ts calls for every page request (not /api, /admin, assets) */
@@ -34,6 +35,7 @@ export const DEFAULT_REVALIDATE_LIMIT: Limit = { points: 10, duration: 60 };
 function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   // at once, not on the first page: this instance's writes must reach every instance's cache
   storefrontOf(ctx);
+  discoveryRoutes(app, ctx);
   const base = '/api/host/pages';
   app.get(`${base}/find-by-url`, async (c) => {
     const url = c.req.query('url');
@@ -94,7 +96,7 @@ export function storefrontOf(ctx: PluginContext): Storefront {
     const resolved = await findBySegments(ctx, segments);
     if (!resolved) return undefined;
     const { data, read } = await assemble(ctx, resolved, language, url);
-    return { html: renderDocument(data, assets), read };
+    return { html: renderDocument(data, assets, ctx.config.publicUrl), read };
   }
 
   s = {
