@@ -62,4 +62,16 @@ describe('admin: service modules in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'admin-agent-runs.png') });
     expect(errors).toEqual([]);
   });
+
+  it('an open table shows a row another client created, with no reload (the live revalidation stream)', async () => {
+    await page.goto(`${server.url}/admin/blog/categories`);
+    const table = page.locator('section[data-entity="blog/category"]').first();
+    await shown(table.getByText('No found items'));
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const created = await server.system('POST', '/api/blog/categories', { data: { adminTitle: 'Made elsewhere', slug: 'made-elsewhere' } });
+    expect(created.status).toBe(201);
+    await shown(table.getByRole('cell', { name: 'Made elsewhere' }));
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(errors).toEqual([]);
+  });
 });

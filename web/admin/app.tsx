@@ -9,6 +9,7 @@ import { lookup } from '../registry.js';
 import { Button } from '../ui/button.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { cn } from '../ui/cn.js';
+import { useLiveInvalidation } from './live.js';
 
 /** /admin/<module>/<route> */
 function usePath(): [string[], (to: string) => void] {
@@ -32,6 +33,7 @@ function Loading() {
 }
 
 function Shell() {
+  useLiveInvalidation();
   const model = useModel();
   const [[module, route], navigate] = usePath();
   const [navShown, setNavShown] = useState(true);
