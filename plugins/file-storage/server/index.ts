@@ -3,6 +3,8 @@ import { driverFromEnv, type StorageDriver } from './drivers/index.js';
 import { fileHooks, fileStorageService, type FileStorageService } from './store.js';
 import { fileRoutes } from './routes.js';
 import type { OutboundOptions } from './outbound.js';
+import { generateRoutes, generator } from './generate/index.js';
+import { seedFile } from '../../../runtime/seed-file.js';
 
 export { ALLOWED } from './content.js';
 export type { FileStorageService } from './store.js';
@@ -14,10 +16,14 @@ export interface FileStorageOptions {
   outbound?: OutboundOptions;
 }
 
-/** the file-storage module: files judged by their bytes, stored through one driver (local, S3, Vercel Blob), served safely */
+/**
+ * the file-storage module: files judged by their bytes, stored through one driver (local, S3, Vercel Blob), served
+ * safely; files fetched from a url (SSRF-safe) and images generated from templates
+ */
 export function createFileStoragePlugin(options: FileStorageOptions = {}): Plugin {
   const drivers = new WeakMap<PluginContext, StorageDriver>();
   const services = new WeakMap<PluginContext, FileStorageService>();
+  const generators = new WeakMap<PluginContext, ReturnType<typeof generator>>();
   const driverOf = (ctx: PluginContext) => {
     let d = drivers.get(ctx);
     if (!d) {
@@ -28,14 +34,23 @@ export function createFileStoragePlugin(options: FileStorageOptions = {}): Plugi
   };
   const serviceOf = (ctx: PluginContext) => {
     let s = services.get(ctx);
-    if (!s) services.set(ctx, (s = fileStorageService(ctx, driverOf(ctx))));
+    if (!s) {
+      const gen = generator(ctx, () => serviceOf(ctx));
+      generators.set(ctx, gen);
+      services.set(ctx, (s = { ...fileStorageService(ctx, driverOf(ctx)), openGraphImageUrl: gen.openGraphImageUrl }));
+    }
     return s;
   };
   return {
     name: 'file-storage',
     services: (ctx) => ({ fileStorage: serviceOf(ctx) }),
     hooks: (ctx) => fileHooks(ctx, () => driverOf(ctx)),
-    routes: (app, ctx) => fileRoutes(app, ctx, () => serviceOf(ctx), options.outbound),
+    routes: (app, ctx) => {
+      fileRoutes(app, ctx, () => serviceOf(ctx), options.outbound);
+      serviceOf(ctx);
+      generateRoutes(app, ctx, () => serviceOf(ctx), generators.get(ctx)!);
+    },
+    defaults: seedFile(new URL('../defaults.json', import.meta.url)),
   };
 }
 

@@ -25,13 +25,15 @@ export interface FileStorageService {
   put(bytes: Uint8Array, field?: string): Promise<Stored>;
   /** where a file value is served: https urls as they are, anything else under the public files prefix */
   publicUrl(file: string): string;
+  /** the absolute address of a public row's OpenGraph image (og:image), rendered and stored on first use */
+  openGraphImageUrl(entityId: string, id: string, language: string): string;
   readonly driver: StorageDriver;
 }
 
 /** spec §9: a file value that does not start with https gets the public files location */
 export const publicFileUrl = (file: string) => (file.startsWith('https') || file.startsWith('/') ? file : `/files/${file}`);
 
-export function fileStorageService(ctx: PluginContext, driver: StorageDriver): FileStorageService {
+export function fileStorageService(ctx: PluginContext, driver: StorageDriver): Omit<FileStorageService, 'openGraphImageUrl'> {
   const entity = ctx.model.byId['file-storage/file'];
   const put = async (bytes: Uint8Array, field = 'file'): Promise<Stored> => {
     const judged = await judge(bytes, field);
