@@ -1,5 +1,6 @@
 import type { Plugin } from '../runtime/plugin.js';
 import { agent } from './agent/server/index.js';
+import { analytic } from './analytic/server/index.js';
 import { broadcast } from './broadcast/server/index.js';
 import { blog } from './blog/server/index.js';
 import { crm } from './crm/server/index.js';
@@ -11,4 +12,4 @@ import { rbac } from './rbac/server/index.js';
 import { websiteBuilder } from './website-builder/server/index.js';
 
 /** every module's plugin; the server takes this list and nothing else knows a module by name */
-export const plugins: Plugin[] = [notification, ecommerce, blog, crm, fileStorage, host, rbac, websiteBuilder, agent, broadcast];
+export const plugins: Plugin[] = [notification, ecommerce, blog, crm, fileStorage, host, rbac, websiteBuilder, agent, broadcast, analytic];

@@ -74,4 +74,38 @@ describe('admin: service modules in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(errors).toEqual([]);
   });
+
+  it('the dashboard draws its charts: views per page, orders and revenue per currency, sign-ups (screenshot)', async () => {
+    const day = (n: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - n * 86_400_000).toISOString();
+    const rows: Record<string, unknown>[] = [];
+    let views = 0;
+    for (let n = 0; n < 30; n++) {
+      const home = 40 + ((n * 17) % 25);
+      const blog = 10 + ((n * 7) % 12);
+      views += home + blog;
+      rows.push({ name: 'page-view', dimension: '/', count: home, recordedAt: day(n) });
+      rows.push({ name: 'page-view', dimension: '/blog/articles/launch-week', count: blog, recordedAt: day(n) });
+      // today's sign-up is the admin's own registration, already counted by the server
+      if (n > 0) rows.push({ name: 'sign-up', dimension: '', count: (n * 3) % 5, recordedAt: day(n) });
+      rows.push({ name: 'payment', dimension: 'usd', count: 1 + (n % 4), value: (1 + (n % 4)) * 49.5, recordedAt: day(n) });
+      if (n % 2) rows.push({ name: 'payment', dimension: 'eur', count: 1 + (n % 3), value: (1 + (n % 3)) * 39, recordedAt: day(n) });
+    }
+    const made = await server.system('POST', '/api/analytic/metrics/bulk', { data: rows.map((r) => ({ period: 'day', ...r })) });
+    expect(made.status, JSON.stringify(made.body).slice(0, 300)).toBe(201);
+    await page.goto(`${server.url}/admin/`);
+    const dashboard = page.getByLabel('Dashboard', { exact: true });
+    await shown(dashboard.getByRole('heading', { name: 'Dashboard' }));
+    await eventually(async () => expect(await page.locator('[data-chart] .recharts-wrapper').count()).toBe(4));
+    await eventually(async () => expect(await page.locator('[data-stat="Page views"]').textContent()).toBe(new Intl.NumberFormat('en').format(views)));
+    await shown(page.getByRole('region', { name: 'Views per page' }).getByRole('cell', { name: '/blog/articles/launch-week' }));
+    await shown(page.getByRole('region', { name: 'Revenue per currency' }).getByText(/usd: /));
+    // lines and bars are drawn, not only axes
+    expect(await page.locator('[data-chart] .recharts-line-curve').count()).toBeGreaterThanOrEqual(3);
+    expect(await page.locator('[data-chart] .recharts-bar-rectangle').count()).toBeGreaterThan(10);
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-dashboard.png') });
+    await page.getByRole('button', { name: '7 days' }).click();
+    await eventually(async () => expect(await page.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true'));
+    await eventually(async () => expect(Number((await page.locator('[data-stat="Page views"]').textContent())!.replace(/,/g, ''))).toBeLessThan(views));
+    expect(errors).toEqual([]);
+  });
 });

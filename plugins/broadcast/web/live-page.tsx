@@ -28,7 +28,7 @@ export function LivePage({ initial }: { initial: PageData }) {
       if (inFlight) return void (again = true);
       inFlight = true;
       try {
-        const res = await fetch(location.pathname + location.search, { headers: { accept: 'text/html' }, credentials: 'same-origin', cache: 'no-store' });
+        const res = await fetch(location.pathname + location.search, { headers: { accept: 'text/html', 'x-live-refresh': '1' }, credentials: 'same-origin', cache: 'no-store' });
         const fresh = res.ok ? pageDataIn(await res.text()) : undefined;
         const text = fresh && JSON.stringify(fresh);
         if (fresh && text !== current.current) {
