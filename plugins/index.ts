@@ -1,5 +1,8 @@
 import type { Plugin } from '../runtime/plugin.js';
 import { billing } from './billing/server/index.js';
+import { agent } from './agent/server/index.js';
+import { analytic } from './analytic/server/index.js';
+import { broadcast } from './broadcast/server/index.js';
 import { blog } from './blog/server/index.js';
 import { crm } from './crm/server/index.js';
 import { ecommerce } from './ecommerce/server/index.js';
@@ -10,4 +13,4 @@ import { rbac } from './rbac/server/index.js';
 import { websiteBuilder } from './website-builder/server/index.js';
 
 /** every module's plugin; the server takes this list and nothing else knows a module by name */
-export const plugins: Plugin[] = [notification, billing, ecommerce, blog, crm, fileStorage, host, rbac, websiteBuilder];
+export const plugins: Plugin[] = [notification, billing, ecommerce, blog, crm, fileStorage, host, rbac, websiteBuilder, agent, broadcast, analytic];

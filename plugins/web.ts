@@ -6,6 +6,7 @@ import { registerSocialWeb } from './social/web/index.js';
 import { registerWebsiteBuilderWeb } from './website-builder/web/index.js';
 import { registerFileStorageWeb } from './file-storage/web/index.js';
 import { registerEcommerceWeb } from './ecommerce/web/index.js';
+import { registerAnalyticWeb } from './analytic/web/index.js';
 
 let done = false;
 /** every module's web variants, registered into web/registry before an app renders (once) */
@@ -20,4 +21,5 @@ export function registerPluginVariants() {
   registerWebsiteBuilderWeb();
   registerFileStorageWeb();
   registerEcommerceWeb();
+  registerAnalyticWeb();
 }

@@ -185,7 +185,7 @@ for (const d of DIALECTS) {
         return n.body.data as { recipient: string; payload: { text: string; template: string } }[];
       }, { timeout: 15_000, interval: 50 });
       expect(mails.map((m) => m.recipient).sort()).toEqual(['boss@example.com', 'sales@example.com']);
-      expect(mails[0].payload.template).toBe('crm-request');
+      expect(mails[0].payload.template).toBe('crm-form-request');
       expect(mails[0].payload.text).toContain('email: dana@example.com');
       expect(mails[0].payload.text).toContain('message: Need a shop');
       // other writes in the module still need authorization

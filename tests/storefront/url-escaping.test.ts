@@ -18,7 +18,7 @@ for (const d of DIALECTS) {
       return { status: res.status, html: await res.text() };
     };
     beforeAll(async () => {
-      server = await startTestServer(await d.make());
+      server = await startTestServer(await d.make(), { PUBLIC_URL: 'https://shop.example.com' });
       const store = (await server.system('POST', '/api/ecommerce/stores', { data: { slug: 'sku-store' } })).body.data;
       const product = (await server.system('POST', '/api/ecommerce/products', { data: { slug: 'sku-product' } })).body.data;
       const product2 = (await server.system('POST', '/api/ecommerce/products', { data: { slug: 'sku-product-2' } })).body.data;
@@ -36,8 +36,10 @@ for (const d of DIALECTS) {
         expect(head, path).not.toContain('<img');
         expect(head, path).not.toContain('x">');
         expect(head, path).not.toContain('onerror=alert(1)>');
-        expect(head, path).toContain(`<link rel="alternate" hreflang="ru" href="/ru/sku/${encodeURIComponent(PAYLOAD)}">`);
-        expect(head, path).toContain(`<link rel="alternate" hreflang="en" href="/sku/${encodeURIComponent(PAYLOAD)}">`);
+        expect(head, path).toContain(`<link rel="alternate" hreflang="ru" href="https://shop.example.com/ru/sku/${encodeURIComponent(PAYLOAD)}">`);
+        expect(head, path).toContain(`<link rel="alternate" hreflang="en" href="https://shop.example.com/sku/${encodeURIComponent(PAYLOAD)}">`);
+        expect(head, path).toContain(`<link rel="alternate" hreflang="x-default" href="https://shop.example.com/sku/${encodeURIComponent(PAYLOAD)}">`);
+        expect(head, path).toContain(`<meta property="og:url" content="https://shop.example.com${path.startsWith('/ru') ? '/ru' : ''}/sku/${encodeURIComponent(PAYLOAD)}">`);
         // the body has no such element either: React escapes, the page data is JSON with '<' escaped
         expect(r.html, path).not.toContain('<img src=x');
       }

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { Toaster } from 'sonner';
-import { LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
+import { LayoutDashboard, LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { createQueryClient } from './api.js';
 import { ModelProvider, useModel } from './model.js';
 import { useSession, useSignOut } from './session.js';
@@ -9,6 +9,10 @@ import { lookup } from '../registry.js';
 import { Button } from '../ui/button.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { cn } from '../ui/cn.js';
+import { useLiveInvalidation } from './live.js';
+
+/** recharts is the dashboard's alone: loaded when the dashboard is shown */
+const Dashboard = lazy(() => import('./dashboard/dashboard.js'));
 
 /** /admin/<module>/<route> */
 function usePath(): [string[], (to: string) => void] {
@@ -32,6 +36,7 @@ function Loading() {
 }
 
 function Shell() {
+  useLiveInvalidation();
   const model = useModel();
   const [[module, route], navigate] = usePath();
   const [navShown, setNavShown] = useState(true);
@@ -46,6 +51,14 @@ function Shell() {
     <div className="flex min-h-screen">
       {navShown && (
         <nav aria-label="Models" className="w-64 shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-3 text-sm">
+          <a
+            href="/admin/"
+            aria-current={!module ? 'page' : undefined}
+            onClick={(ev) => { ev.preventDefault(); navigate('/admin/'); }}
+            className={cn('mb-3 flex items-center gap-2 rounded px-2 py-1 hover:bg-slate-100', !module && 'bg-blue-50 font-medium text-blue-800')}
+          >
+            <LayoutDashboard className="h-4 w-4" aria-hidden /> Dashboard
+          </a>
           {byModule.map(({ module: m, entities }) => (
             <div key={m} className="mb-3">
               <h2 className="px-2 py-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{m}</h2>
@@ -80,7 +93,15 @@ function Shell() {
           <Button size="sm" variant="outline" onClick={signOut}><LogOut className="h-4 w-4" /> Logout</Button>
         </header>
         <div className="mx-auto max-w-7xl p-4">
-          {Table ? <Table key={entity.id} entity={entity} /> : <p className="p-8 text-slate-600">Choose a model on the left.</p>}
+          {Table ? (
+            <Table key={entity.id} entity={entity} />
+          ) : module ? (
+            <p className="p-8 text-slate-600">No model {module}/{route ?? ''}: choose one on the left.</p>
+          ) : (
+            <Suspense fallback={<Loading />}>
+              <Dashboard />
+            </Suspense>
+          )}
         </div>
       </main>
     </div>

@@ -4,9 +4,11 @@ import '../styles.css';
 import { AdminApp } from './app.js';
 import { registerGenericAdmin } from './generic/index.js';
 import { registerPluginVariants } from '../../plugins/web.js';
+import { registerAdminViews } from './views.js';
 
 registerGenericAdmin();
 registerPluginVariants();
+registerAdminViews();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,8 +1,9 @@
 import { hydrateRoot } from 'react-dom/client';
 import '../styles.css';
-import { PageView, type PageData } from './page.js';
+import type { PageData } from './page.js';
 import { StorefrontShell } from './shell.js';
 import { registerPluginVariants } from '../../plugins/web.js';
+import { LivePage } from '../../plugins/broadcast/web/live-page.js';
 
 registerPluginVariants();
 
@@ -10,6 +11,6 @@ const data = JSON.parse(document.getElementById('__PAGE__')!.textContent!) as Pa
 hydrateRoot(
   document.getElementById('root')!,
   <StorefrontShell>
-    <PageView data={data} />
+    <LivePage initial={data} />
   </StorefrontShell>,
 );

@@ -163,33 +163,22 @@ export function requestRoutes(app: Hono, ctx: PluginContext) {
 }
 
 /**
- * Every new crm/request, whoever made it, is mailed to the admins once it is committed (an entity hook, so
- * that requests made through the generic API or another plugin are mailed too). Delivery is not awaited.
+ * Every new crm/request, whoever made it, notifies the admins once it is committed (an entity hook, so that
+ * requests made through the generic API or another plugin notify too): the notification module's
+ * 'crm-form-request' template, to ADMIN_EMAILS and the subjects holding the admin role. Delivery is not awaited.
  */
 export function requestHooks(ctx: PluginContext): HookSet {
   return {
     'crm/request': {
       async afterCommit({ operation, row }) {
         const notification = ctx.services.notification as NotificationService | undefined;
-        if (operation !== 'create' || !notification || !ctx.config.adminEmails.length) return;
+        if (operation !== 'create' || !notification) return;
         const payload = (row.payload ?? {}) as { fields?: Record<string, unknown>; formId?: string };
         const formRow = typeof payload.formId === 'string' && UUID_RE.test(payload.formId) ? await ctx.repo.get(ctx.model.byId['crm/form'], payload.formId) : undefined;
-        const title = (formRow?.title as Record<string, string> | null)?.en || String(formRow?.adminTitle ?? 'a form');
-        const lines = Object.entries(payload.fields ?? {}).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
-        const text = [
-          `A visitor sent the form "${title}".`,
-          '',
-          ...(lines.length ? lines : ['(no fields)']),
-          '',
-          ...(row.sourceUrl ? [`Page: ${ctx.config.publicUrl}${row.sourceUrl}`] : []),
-          `Request: ${row.id}`,
-          `Admin: ${ctx.config.publicUrl}/admin/`,
-        ].join('\n');
-        for (const to of ctx.config.adminEmails) {
-          notification
-            .sendEmail({ to, subject: `New request: ${title}`, text, template: 'crm-request' })
-            .catch((e) => ctx.log.error({ err: e, request: row.id }, 'crm request email failed'));
-        }
+        const formTitle = (formRow?.title as Record<string, string> | null)?.en || String(formRow?.adminTitle ?? 'a form');
+        notification
+          .toAdmins({ template: 'crm-form-request', data: { formTitle, fields: payload.fields ?? {}, sourceUrl: row.sourceUrl ?? undefined, requestId: row.id } })
+          .catch((e) => ctx.log.error({ err: e, request: row.id }, 'crm request notification failed'));
       },
     },
   };

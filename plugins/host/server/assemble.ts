@@ -95,6 +95,17 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   if (meta.description) meta['og:description'] ??= meta.description;
   meta['og:locale'] ??= language === 'ru' ? 'ru_RU' : 'en_US';
   meta['og:url'] ??= `${ctx.config.publicUrl}${language === ctx.model.defaultLanguage ? '' : '/' + language}${url === '/' ? '' : encodePath(url)}` || '/';
+  // a page without its own og:image uses its generated one: the page's, or the row its url names
+  const images = ctx.services.fileStorage as { openGraphImageUrl?: (entity: string, id: string, language: string) => string } | undefined;
+  if (!meta['og:image'] && images?.openGraphImageUrl) {
+    const [key, row] = Object.entries(resolved.params)[0] ?? [];
+    meta['og:image'] = row ? images.openGraphImageUrl(key.replace('.', '/'), row.id, language) : images.openGraphImageUrl('host/page', page.id, language);
+    meta['og:image:width'] = '1200';
+    meta['og:image:height'] = '630';
+    meta['twitter:image'] ??= meta['og:image'];
+  }
+  // og:url is absolute: a metadata row may give a path
+  if (meta['og:url'].startsWith('/')) meta['og:url'] = `${ctx.config.publicUrl}${meta['og:url']}`;
 
   const isBefore = (w: Row) => w.variant !== 'additional';
   const data: PageData = {

@@ -9,7 +9,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 /** the whole HTML document of a storefront page: head metadata, server-rendered body, data to hydrate from */
-export function renderDocument(data: PageData, assets: string): string {
+export function renderDocument(data: PageData, assets: string, origin = ''): string {
   const body = renderToString(
     <StorefrontShell>
       <PageView data={data} />
@@ -21,11 +21,10 @@ export function renderDocument(data: PageData, assets: string): string {
     .join('\n    ');
   // the url comes from the request (an entity segment is whatever the row's value is): encoded, then escaped
   const path = encodePath(data.context.url);
-  const alternates = data.context.languages
-    .map((l) => {
-      const href = `${l === data.context.defaultLanguage ? '' : '/' + l}${path === '/' && l !== data.context.defaultLanguage ? '' : path}`;
-      return `<link rel="alternate" hreflang="${escapeHtml(l)}" href="${escapeHtml(href)}">`;
-    })
+  // absolute (PUBLIC_URL), as search engines want them; x-default is the default language's
+  const hrefOf = (l: string) => `${origin}${l === data.context.defaultLanguage ? '' : '/' + l}${path === '/' && l !== data.context.defaultLanguage ? '' : path}`;
+  const alternates = [...data.context.languages, 'x-default']
+    .map((l) => `<link rel="alternate" hreflang="${escapeHtml(l)}" href="${escapeHtml(hrefOf(l === 'x-default' ? data.context.defaultLanguage : l))}">`)
     .join('\n    ');
   return `<!doctype html>
 <html lang="${escapeHtml(data.context.language)}">

@@ -11,6 +11,7 @@ import { errorDocument, renderDocument } from './document.js';
 import type { PageData } from '../../../web/storefront/page.js';
 import { PageCache } from './cache.js';
 import { createCacheBus } from './bus.js';
+import { discoveryRoutes } from './sitemap.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
 
 /** what runtime/web.ts calls for every page request (not /api, /admin, assets) */
@@ -35,6 +36,7 @@ export const DEFAULT_REVALIDATE_LIMIT: Limit = { points: 10, duration: 60 };
 function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   // at once, not on the first page: this instance's writes must reach every instance's cache
   storefrontOf(ctx);
+  discoveryRoutes(app, ctx);
   const base = '/api/host/pages';
   app.get(`${base}/find-by-url`, async (c) => {
     const url = c.req.query('url');
@@ -109,7 +111,7 @@ export function storefrontOf(ctx: PluginContext): Storefront {
     const resolved = await findBySegments(ctx, segments);
     if (!resolved) return undefined;
     const { data, read } = await assemble(ctx, resolved, language, url);
-    return { html: renderDocument(error ? { ...data, error } : data, assets), read };
+    return { html: renderDocument(error ? { ...data, error } : data, assets, ctx.config.publicUrl), read };
   }
 
   /**
@@ -127,7 +129,7 @@ export function storefrontOf(ctx: PluginContext): Storefront {
     }
     try {
       const context = { language, languages: ctx.model.languages, defaultLanguage: ctx.model.defaultLanguage, url: '/500', params: {} };
-      return renderDocument({ context, title: 'Something went wrong', meta: {}, before: [], content: [], after: [], error }, assets);
+      return renderDocument({ context, title: 'Something went wrong', meta: {}, before: [], content: [], after: [], error }, assets, ctx.config.publicUrl);
     } catch (e) {
       ctx.log.error({ err: e }, 'the built-in error screen failed: the static one is shown');
       return errorDocument('Something went wrong');

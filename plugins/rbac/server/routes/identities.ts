@@ -185,11 +185,9 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
     if (!isPrivileged(p)) throw new HttpError(p.kind === 'anonymous' ? 401 : 403, 'Not authorized');
     await ctx.repo.getOrThrow(ctx.model.byId['rbac/subject'], subjectId);
     const { title, text } = notifyBody((await readBody(c)).data);
-    const emails = (await accounts.identitiesOf(subjectId)).map((i) => i.email).filter((e): e is string => typeof e === 'string' && !!e);
-    if (!emails.length) throw badRequest('The subject has no email to notify');
-    const notifications = ctx.services.notification as NotificationService;
-    const sent = [];
-    for (const to of [...new Set(emails)]) sent.push(await notifications.sendEmail({ to, subject: title, text }));
+    // every address of the subject (emails, Telegram), through the notification module's templates
+    const sent = await (ctx.services.notification as NotificationService).toSubject(subjectId, { subject: title, text });
+    if (!sent.length) throw badRequest('The subject has no email or Telegram account to notify');
     return c.json({ data: sent });
   });
 }

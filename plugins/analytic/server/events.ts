@@ -1,0 +1,58 @@
+import type { Context, Hono } from 'hono';
+import { eq } from 'drizzle-orm';
+import type { HookSet } from '../../../runtime/crud/hooks.js';
+import type { PluginContext } from '../../../runtime/plugin.js';
+import type { Recorder } from './recorder.js';
+
+const NOT_PAGES = /^\/(api|admin|assets|files|@|node_modules)(\/|$)|^\/(sitemap\.xml|robots\.txt|favicon\.ico)$/;
+const BOTS = /bot|crawl|spider|slurp|preview|headless/i;
+
+/** a storefront page answered: a GET for HTML that found its page, asked by a person's browser */
+function isPageView(c: Context): boolean {
+  if (c.req.method !== 'GET' || c.res.status !== 200 || NOT_PAGES.test(c.req.path)) return false;
+  if (!c.res.headers.get('content-type')?.startsWith('text/html')) return false;
+  // the live page's own refresh, prefetches and crawlers are not views
+  if (c.req.header('x-live-refresh') || /prefetch/i.test(c.req.header('sec-purpose') ?? c.req.header('purpose') ?? '')) return false;
+  return !BOTS.test(c.req.header('user-agent') ?? '');
+}
+
+/** page views: counted in memory once the page is answered (the write comes later, in a batch) */
+export function pageViews(app: Hono, recorder: Recorder) {
+  app.use('*', async function countPageViews(c, next) {
+    await next();
+    if (!isPageView(c)) return;
+    let path = c.req.path;
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      /* counted as asked */
+    }
+    recorder.record('page-view', { dimension: path.length > 1 ? path.replace(/\/+$/, '') : '/' });
+  });
+}
+
+/**
+ * The key events, from the writes that make them, whoever makes them: a new subject is a sign-up, an order line a
+ * product added to a cart, an invoice a checkout, a payment intent that succeeds a payment (its amount, by
+ * currency). A module may record finer ones itself through ctx.services.analytics.record.
+ */
+export function keyEventHooks(ctx: PluginContext, recorder: Recorder): HookSet {
+  async function currencyOf(paymentIntentId: string): Promise<string> {
+    const rel = ctx.database.tables['billing/payment-intents-to-currencies'];
+    const cur = ctx.database.tables['billing/currency'];
+    if (!rel || !cur) return '';
+    const [row]: { slug: string | null }[] = await ctx.database.db.select({ slug: cur.slug }).from(rel).innerJoin(cur, eq(rel.currencyId, cur.id)).where(eq(rel.paymentIntentId, paymentIntentId)).limit(1);
+    return row?.slug ?? '';
+  }
+  return {
+    'rbac/subject': { afterCommit: ({ operation }) => void (operation === 'create' && recorder.record('sign-up')) },
+    'ecommerce/orders-to-products': { afterCommit: ({ operation, row }) => void (operation === 'create' && recorder.record('add-to-cart', { value: Number(row.quantity ?? 1) })) },
+    'billing/invoice': { afterCommit: ({ operation }) => void (operation === 'create' && recorder.record('checkout')) },
+    'billing/payment-intent': {
+      async afterCommit({ operation, row, previous }) {
+        if (operation === 'delete' || row.status !== 'succeeded' || previous?.status === 'succeeded') return;
+        recorder.record('payment', { value: Number(row.amount ?? 0), dimension: await currencyOf(row.id as string) });
+      },
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { del, put } from '@vercel/blob';
+import { STORED_KEY, type StorageDriver } from './driver.js';
+
+/**
+ * Vercel Blob through @vercel/blob: objects are public at the https urls the store answers, which rows keep
+ * as they are. `token` is the store's BLOB_READ_WRITE_TOKEN; the API address is the library's own
+ * (VERCEL_BLOB_API_URL overrides it, as a proxy or a test's fake does).
+ */
+export function vercelBlobDriver(options: { token: string }): StorageDriver {
+  const { token } = options;
+  const ours = (file: string) => {
+    try {
+      const url = new URL(file);
+      const key = url.pathname.slice(1);
+      return url.protocol === 'https:' && url.hostname.endsWith('.blob.vercel-storage.com') && STORED_KEY.test(key) ? key : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    name: 'vercel-blob',
+    async put(key, bytes, mimeType) {
+      const blob = await put(key, Buffer.from(bytes), { access: 'public', token, contentType: mimeType, addRandomSuffix: false, cacheControlMaxAge: 31536000 });
+      return blob.url;
+    },
+    // the store serves its objects itself
+    get: async () => undefined,
+    keyOf: ours,
+    async remove(file) {
+      if (ours(file)) await del(file, { token });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { asc } from 'drizzle-orm';
+import type { Hono } from 'hono';
+import type { PluginContext } from '../../../runtime/plugin.js';
+import { encodePath, placeholders, segmentsOf } from './pages.js';
+
+/** a sitemap file holds at most this many urls (sitemaps.org) */
+export const MAX_SITEMAP_URLS = 50_000;
+/** pages that exist to be shown on errors, not to be found */
+const NOT_LISTED = new Set(['/404', '/500']);
+
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const iso = (d: unknown) => (d instanceof Date ? d : new Date(String(d))).toISOString();
+
+/** the absolute address of a page url in a language: the default language has no prefix (like the storefront's links) */
+export function absoluteUrl(ctx: PluginContext, url: string, language: string): string {
+  const path = encodePath(url);
+  const prefix = language === ctx.model.defaultLanguage ? '' : `/${language}`;
+  return `${ctx.config.publicUrl}${prefix}${path === '/' && prefix ? '' : path}`;
+}
+
+/**
+ * Every url the site answers, with when it last changed: each page, and each page with an entity segment once
+ * per row of that entity (the segment filled in with the row's value). Error pages are left out.
+ */
+export async function sitemapEntries(ctx: PluginContext): Promise<{ url: string; lastmod: Date }[]> {
+  const t = ctx.database.tables['host/page'];
+  const pages: { url: string; updatedAt: Date }[] = await ctx.database.db.select({ url: t.url, updatedAt: t.updatedAt }).from(t).orderBy(asc(t.url));
+  const marks = placeholders(ctx);
+  const out: { url: string; lastmod: Date }[] = [];
+  for (const page of pages) {
+    if (NOT_LISTED.has(page.url)) continue;
+    const segs = segmentsOf(page.url);
+    const i = segs.findIndex((s) => s.startsWith('['));
+    if (i < 0) {
+      out.push({ url: '/' + segs.join('/'), lastmod: new Date(page.updatedAt) });
+      continue;
+    }
+    const mark = marks.find((m) => m.token === segs[i]);
+    if (!mark) continue; // a segment of a private or unknown entity: not a public url
+    const et = ctx.database.tables[mark.entity.id];
+    const rows: { v: string | null; updatedAt: Date }[] = await ctx.database.db.select({ v: et[mark.field], updatedAt: et.updatedAt }).from(et).orderBy(asc(et[mark.field]));
+    for (const row of rows) {
+      if (!row.v) continue;
+      const lastmod = new Date(Math.max(new Date(page.updatedAt).getTime(), new Date(row.updatedAt).getTime()));
+      out.push({ url: '/' + segs.map((s, j) => (j === i ? row.v : s)).join('/'), lastmod });
+    }
+  }
+  return out;
+}
+
+/** GET /sitemap.xml and GET /robots.txt: every page url per language, absolute from PUBLIC_URL, with its alternates */
+export function discoveryRoutes(app: Hono, ctx: PluginContext) {
+  app.get('/sitemap.xml', async (c) => {
+    const languages = ctx.model.languages;
+    const entries = await sitemapEntries(ctx);
+    const fit = Math.floor(MAX_SITEMAP_URLS / languages.length);
+    if (entries.length > fit) ctx.log.warn({ urls: entries.length * languages.length }, `sitemap.xml lists the first ${MAX_SITEMAP_URLS} urls only`);
+    const urls = entries.slice(0, fit).flatMap(({ url, lastmod }) => {
+      const alternates = [
+        ...languages.map((l) => `    <xhtml:link rel="alternate" hreflang="${xml(l)}" href="${xml(absoluteUrl(ctx, url, l))}"/>`),
+        `    <xhtml:link rel="alternate" hreflang="x-default" href="${xml(absoluteUrl(ctx, url, ctx.model.defaultLanguage))}"/>`,
+      ].join('\n');
+      return languages.map((l) => `  <url>\n    <loc>${xml(absoluteUrl(ctx, url, l))}</loc>\n    <lastmod>${iso(lastmod)}</lastmod>\n${alternates}\n  </url>`);
+    });
+    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
+    return c.body(body, 200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600' });
+  });
+
+  app.get('/robots.txt', (c) =>
+    c.text(['User-agent: *', 'Allow: /', 'Disallow: /admin/', 'Disallow: /api/', '', `Sitemap: ${ctx.config.publicUrl}/sitemap.xml`, ''].join('\n'), 200, { 'cache-control': 'public, max-age=3600' }),
+  );
+}

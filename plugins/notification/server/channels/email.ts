@@ -1,0 +1,15 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Channel } from './channel.js';
+
+/** email over SMTP_URL (nodemailer): the HTML of the template with its plain-text part */
+export function emailChannel(smtpUrl: string | undefined, from: string): Channel {
+  let transport: Transporter | undefined;
+  return {
+    name: 'email',
+    configured: Boolean(smtpUrl),
+    async send({ to, subject, text, html }) {
+      transport ??= nodemailer.createTransport(smtpUrl);
+      await transport.sendMail({ from, to, subject, text, html });
+    },
+  };
+}

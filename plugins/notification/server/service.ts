@@ -1,0 +1,187 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { PluginContext } from '../../../runtime/plugin.js';
+import type { Drizzle } from '../../../runtime/db/index.js';
+import { renderTemplate, templates } from './templates/index.js';
+import type { Channel } from './channels/channel.js';
+import { recipientsOf, subjectsWithRole, subscribersOf, uniqueRecipients, type Recipient } from './recipients.js';
+
+type Row = Record<string, unknown>;
+
+/** what a module asks to send, before it is addressed */
+export interface Message {
+  /** the template variant ('reset-password', 'crm-form-request', 'order-status-changed', …); 'default' lays out `text` */
+  template?: string;
+  /** the subject line; a template makes one from its data when left out */
+  subject?: string;
+  /** the body as plain text (paragraphs separated by blank lines; urls become links) */
+  text?: string;
+  /** the template's own values */
+  data?: Record<string, unknown>;
+  /** not sent before this time */
+  sendAfter?: Date | string;
+  /** strings (one-time codes, links holding them) kept out of logs and removed from the stored row once it is delivered */
+  secrets?: string[];
+}
+
+export interface EmailMessage extends Message {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Sent {
+  id: string;
+  /** 'sent'; 'new' while it waits (scheduled, its channel not set up, or a retry pending); 'failed' once given up */
+  status: 'sent' | 'new' | 'failed' | 'sending';
+}
+
+export interface NotificationService {
+  /**
+   * Sends an email (kept for the accounts module and the shop): rendered with the template, recorded as a
+   * notification row, delivered at once over SMTP_URL. Without SMTP_URL the row is the outbox.
+   */
+  sendEmail(message: EmailMessage): Promise<Sent>;
+  /** one notification on one channel */
+  send(recipient: Recipient, message: Message, tx?: Drizzle): Promise<Sent>;
+  /** to every address of a subject (its emails and Telegram accounts) */
+  toSubject(subjectId: string, message: Message): Promise<Sent[]>;
+  /** to every subscriber of a topic; each notification is linked to the topic */
+  toTopic(topicId: string, message: Message): Promise<Sent[]>;
+  /** to the admins: ADMIN_EMAILS and the subjects holding the admin role */
+  toAdmins(message: Message): Promise<Sent[]>;
+  /** delivers what is due (scheduled and retried notifications); the agent 'send-due-notifications' runs it */
+  deliverDue(options?: { now?: Date; limit?: number }): Promise<{ sent: number; retried: number; failed: number }>;
+}
+
+/** attempts before a notification is given up */
+export const MAX_ATTEMPTS = 5;
+/** the wait before attempt n + 1: 30 s, 2 min, 8 min, 32 min */
+export const backoffMs = (attempts: number) => 30_000 * 4 ** (attempts - 1);
+/** a row left 'sending' this long (its process stopped mid-send) is tried again */
+const STALE_SENDING_MS = 10 * 60_000;
+
+const redactString = (s: string, secrets: string[]) => secrets.reduce((acc, x) => (x ? acc.split(x).join('[redacted]') : acc), s);
+function redactDeep(v: unknown, secrets: string[]): unknown {
+  if (typeof v === 'string') return redactString(v, secrets);
+  if (Array.isArray(v)) return v.map((x) => redactDeep(x, secrets));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactDeep(x, secrets)]));
+  return v;
+}
+
+interface Payload {
+  template: string;
+  subject: string;
+  text: string;
+  data?: Record<string, unknown>;
+  secrets?: string[];
+}
+
+export function notificationService(ctx: PluginContext, channels: Record<Recipient['method'], Channel>): NotificationService {
+  const entity = ctx.model.byId['notification/notification'];
+  const t = () => ctx.database.tables['notification/notification'];
+  const props = (p: Payload) => ({ subject: p.subject, text: p.text, data: p.data ?? {}, publicUrl: ctx.config.publicUrl });
+
+  /** one attempt at a row that is 'new': claimed by a conditional update, so two processes never both send it */
+  async function attempt(id: string, now = new Date()): Promise<Sent['status'] | undefined> {
+    const claimed: Row[] = await ctx.database.transaction((tx) =>
+      tx.update(t()).set({ status: 'sending', updatedAt: new Date() }).where(and(eq(t().id, id), eq(t().status, 'new'))).returning(),
+    );
+    const row = claimed[0];
+    if (!row) return undefined;
+    const channel = channels[row.method as Recipient['method']];
+    const payload = row.payload as Payload;
+    const secrets = payload.secrets ?? [];
+    const attempts = Number(row.attempts ?? 0) + 1;
+    const done = (p: Payload) => {
+      const { secrets: _, ...rest } = redactDeep(p, secrets) as Payload;
+      return rest;
+    };
+    try {
+      const rendered = renderTemplate(payload.template, props(payload));
+      await channel.send({ to: row.recipient as string, subject: rendered.subject, text: rendered.text, html: rendered.html });
+      await ctx.repo.update(entity, id, { status: 'sent', sentAt: new Date().toISOString(), attempts, error: null, payload: done(payload) });
+      return 'sent';
+    } catch (e) {
+      const error = redactString((e as Error).message ?? String(e), secrets).slice(0, 1000);
+      const last = attempts >= MAX_ATTEMPTS;
+      ctx.log.warn({ notification: id, method: row.method, attempts, error }, last ? 'notification given up' : 'notification failed; it will be retried');
+      await ctx.repo.update(entity, id, {
+        status: last ? 'failed' : 'new',
+        attempts,
+        error,
+        ...(last ? { payload: done(payload) } : { sendAfter: new Date(now.getTime() + backoffMs(attempts)).toISOString() }),
+      });
+      return last ? 'failed' : 'new';
+    }
+  }
+
+  async function send(recipient: Recipient, message: Message, tx?: Drizzle): Promise<Sent> {
+    const template = message.template && templates[message.template] ? message.template : 'default';
+    const payload: Payload = { template: message.template ?? template, subject: message.subject ?? '', text: message.text ?? '', ...(message.data && { data: message.data }) };
+    // the text stored is the template's, so that an admin reads what the recipient reads
+    const rendered = renderTemplate(template, props(payload));
+    payload.subject = rendered.subject;
+    payload.text = rendered.text;
+    payload.template = template === 'default' && message.template ? message.template : template;
+    if (message.secrets?.length) payload.secrets = message.secrets;
+    const sendAfter = message.sendAfter ? new Date(message.sendAfter) : undefined;
+    const row = await ctx.repo.create(entity, { method: recipient.method, status: 'new', title: rendered.subject, recipient: recipient.to, payload, attempts: 0, ...(sendAfter && { sendAfter: sendAfter.toISOString() }) }, tx);
+    const id = row.id as string;
+    const channel = channels[recipient.method];
+    if (!channel.configured) {
+      const shown = ctx.config.production ? redactString(rendered.text, message.secrets ?? []) : rendered.text;
+      ctx.log.info({ notification: id, to: recipient.to }, `${recipient.method === 'email' ? 'SMTP_URL' : 'TELEGRAM_BOT_TOKEN'} is not set: "${rendered.subject}" stored as notification ${id}${ctx.config.production ? '' : `:\n${shown}`}`);
+      return { id, status: 'new' };
+    }
+    if (tx || (sendAfter && sendAfter.getTime() > Date.now())) return { id, status: 'new' };
+    return { id, status: (await attempt(id)) ?? 'new' };
+  }
+
+  const sendAll = async (recipients: Recipient[], message: Message) => {
+    const sent: Sent[] = [];
+    for (const r of uniqueRecipients(recipients)) sent.push(await send(r, message));
+    return sent;
+  };
+
+  return {
+    send,
+    sendEmail: ({ to, ...message }) => send({ method: 'email', to }, message),
+    async toSubject(subjectId, message) {
+      return sendAll((await recipientsOf(ctx, [subjectId])).get(subjectId) ?? [], message);
+    },
+    async toTopic(topicId, message) {
+      const subjects = await subscribersOf(ctx, topicId);
+      const addresses = await recipientsOf(ctx, subjects);
+      const sent = await sendAll([...addresses.values()].flat(), message);
+      const link = ctx.model.byId['notification/topics-to-notifications'];
+      for (const s of sent) await ctx.repo.create(link, { topicId, notificationId: s.id });
+      return sent;
+    },
+    async toAdmins(message) {
+      const subjects = await subjectsWithRole(ctx, 'admin');
+      const addresses = await recipientsOf(ctx, subjects);
+      return sendAll([...ctx.config.adminEmails.map((to): Recipient => ({ method: 'email', to })), ...[...addresses.values()].flat()], message);
+    },
+    async deliverDue({ now = new Date(), limit = 100 } = {}) {
+      const methods = (Object.values(channels) as Channel[]).filter((c) => c.configured).map((c) => c.name);
+      const counts = { sent: 0, retried: 0, failed: 0 };
+      if (!methods.length) return counts;
+      await ctx.database.transaction((tx) =>
+        tx.update(t()).set({ status: 'new', updatedAt: new Date() }).where(and(eq(t().status, 'sending'), lt(t().updatedAt, new Date(now.getTime() - STALE_SENDING_MS)))),
+      );
+      const due: { id: string }[] = await ctx.database.db
+        .select({ id: t().id })
+        .from(t())
+        .where(and(eq(t().status, 'new'), inArray(t().method, methods), or(isNull(t().sendAfter), lte(t().sendAfter, now))))
+        .orderBy(sql`${t().sendAfter} is not null`, asc(t().sendAfter), asc(t().createdAt))
+        .limit(limit);
+      for (const { id } of due) {
+        const status = await attempt(id, now);
+        if (status === 'sent') counts.sent++;
+        else if (status === 'new') counts.retried++;
+        else if (status === 'failed') counts.failed++;
+      }
+      return counts;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { ReactElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { Action, Code, Email, Fields, P, TextBody } from './kit.js';
+import { htmlToText } from './text.js';
+
+/** what a template is given: the message's subject and text as the sender wrote them, its data, the site's address */
+export interface TemplateProps {
+  subject?: string;
+  text?: string;
+  data: Record<string, unknown>;
+  publicUrl: string;
+}
+
+/** a notification template: its subject line and its body, a React component rendered to the HTML email */
+export interface Template {
+  subject(p: TemplateProps): string;
+  Body(p: TemplateProps & { subject: string }): ReactElement;
+}
+
+const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : v === undefined || v === null ? fallback : String(v));
+const FOOTER = 'You get this email because of your account or your role on this site.';
+
+/** a template that lays out the sender's own text */
+const textTemplate = (fallbackSubject: string, footer = FOOTER): Template => ({
+  subject: (p) => p.subject || fallbackSubject,
+  Body: (p) => (
+    <Email title={p.subject} footer={footer}>
+      <TextBody text={p.text ?? ''} />
+    </Email>
+  ),
+});
+
+/**
+ * Every template, by the notification/template variant that names it. A module sends with `template` and
+ * `data`; the notification module renders the HTML email, the plain text and the telegram message from it.
+ */
+export const templates: Record<string, Template> = {
+  default: textTemplate('Notification'),
+  'reset-password': textTemplate('Reset your password', 'If you did not ask for this, ignore this email: your password stays as it is.'),
+  'verify-email': textTemplate('Verify your email', 'If you did not sign up or add this address, ignore this email.'),
+  'account-changed': textTemplate('Your account changed'),
+  'crm-form-request': {
+    subject: (p) => p.subject || `New request: ${str(p.data.formTitle, 'a form')}`,
+    Body: (p) => {
+      const fields = Object.entries((p.data.fields ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
+      const page = str(p.data.sourceUrl);
+      return (
+        <Email title={p.subject} preview={`A visitor sent the form "${str(p.data.formTitle, 'a form')}"`}>
+          <P>A visitor sent the form "{str(p.data.formTitle, 'a form')}".</P>
+          {fields.length ? <Fields rows={fields} /> : <P>(no fields)</P>}
+          {page && <P>Page: {`${p.publicUrl}${page}`}</P>}
+          <P>
+            Request: <Code>{str(p.data.requestId)}</Code>
+          </P>
+          <Action href={`${p.publicUrl}/admin/crm/requests`}>Open the requests</Action>
+        </Email>
+      );
+    },
+  },
+  'order-status-changed': {
+    subject: (p) => p.subject || `Order #${str(p.data.orderId).slice(0, 8)}: ${str(p.data.status)}`,
+    Body: (p) => (
+      <Email title={p.subject}>
+        <P>
+          Your order <Code>#{str(p.data.orderId)}</Code> is now <strong>{str(p.data.status)}</strong>
+          {p.data.previousStatus ? ` (was ${str(p.data.previousStatus)})` : ''}.
+        </P>
+        {p.text && <TextBody text={p.text} />}
+        {typeof p.data.url === 'string' && p.data.url && <Action href={p.data.url}>See the order</Action>}
+      </Email>
+    ),
+  },
+  'agent-result': {
+    subject: (p) => p.subject || `Agent ${str(p.data.agent)}: ${str(p.data.status)}`,
+    Body: (p) => (
+      <Email title={p.subject}>
+        <Fields
+          rows={[
+            ['agent', str(p.data.agent)],
+            ['status', str(p.data.status)],
+            ...(p.data.result !== undefined ? [['result', typeof p.data.result === 'string' ? p.data.result : JSON.stringify(p.data.result)] as [string, string]] : []),
+            ...(p.data.error ? [['error', str(p.data.error)] as [string, string]] : []),
+          ]}
+        />
+        {p.text && <TextBody text={p.text} />}
+      </Email>
+    ),
+  },
+};
+
+export const TEMPLATE_VARIANTS = Object.keys(templates);
+
+/** a message rendered: subject line, HTML email and its plain-text part */
+export function renderTemplate(variant: string, props: TemplateProps): { subject: string; html: string; text: string } {
+  const template = templates[variant] ?? templates.default;
+  const subject = template.subject(props).slice(0, 250);
+  const html = '<!doctype html>' + renderToStaticMarkup(<template.Body {...props} subject={subject} />);
+  const body = htmlToText(html);
+  // the title is the subject line; the text part starts after it
+  const text = body.startsWith(subject) ? body.slice(subject.length).trimStart() : body;
+  return { subject, html, text };
+}

@@ -1,0 +1,75 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { DIALECTS } from '../helpers/databases.js';
+import { bootApp, type TestApp } from '../helpers/app.js';
+import { createHostPlugin } from '../../plugins/host/server/index.js';
+
+const ORIGIN = 'https://shop.example.com';
+
+/** every <url> of a sitemap: its loc, lastmod and alternates */
+function urlsOf(xml: string) {
+  return [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map(([, body]) => ({
+    loc: /<loc>([^<]*)<\/loc>/.exec(body)![1],
+    lastmod: /<lastmod>([^<]*)<\/lastmod>/.exec(body)![1],
+    alternates: Object.fromEntries([...body.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map(([, l, h]) => [l, h])),
+  }));
+}
+
+for (const d of DIALECTS) {
+  describe(`discovery on ${d.name}: /sitemap.xml and /robots.txt`, () => {
+    let t: TestApp;
+    const get = async (path: string) => {
+      const res = await t.app.request(path);
+      return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    };
+    beforeAll(async () => {
+      t = await bootApp(await d.make(), { plugins: [createHostPlugin()], env: { PUBLIC_URL: ORIGIN } });
+      for (const url of ['/', '/about', '/blog/articles/[blog.article.slug]', '/404', '/500', '/orders/[ecommerce.order.id]']) {
+        expect((await t.call('POST', '/api/host/pages', { data: { url, title: url } })).status).toBe(201);
+      }
+      for (const slug of ['launch-week', 'second-post']) {
+        expect((await t.call('POST', '/api/blog/articles', { data: { slug, title: { en: slug } } })).status).toBe(201);
+      }
+    });
+    afterAll(async () => t?.close());
+
+    it('lists every page url per language, absolute from PUBLIC_URL, with entity segments expanded to the real rows', async () => {
+      const r = await get('/sitemap.xml');
+      expect(r.status).toBe(200);
+      expect(r.type).toContain('application/xml');
+      expect(r.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9" xmlns:xhtml="http:\/\/www.w3.org\/1999\/xhtml">/);
+      const urls = urlsOf(r.text);
+      expect(urls.map((u) => u.loc).sort()).toEqual(
+        [
+          `${ORIGIN}/`, `${ORIGIN}/ru`,
+          `${ORIGIN}/about`, `${ORIGIN}/ru/about`,
+          `${ORIGIN}/blog/articles/launch-week`, `${ORIGIN}/ru/blog/articles/launch-week`,
+          `${ORIGIN}/blog/articles/second-post`, `${ORIGIN}/ru/blog/articles/second-post`,
+        ].sort(),
+      );
+      // error pages and a private entity's segment (orders) are not listed; no placeholder is left
+      expect(r.text).not.toContain('/404');
+      expect(r.text).not.toContain('/orders/');
+      expect(r.text).not.toContain('[');
+      const about = urls.find((u) => u.loc === `${ORIGIN}/ru/about`)!;
+      expect(about.alternates).toEqual({ en: `${ORIGIN}/about`, ru: `${ORIGIN}/ru/about`, 'x-default': `${ORIGIN}/about` });
+      expect(Number.isNaN(Date.parse(about.lastmod))).toBe(false);
+    });
+
+    it('a new row of a page\'s entity is listed at once, with its own lastmod', async () => {
+      const a = (await t.call('POST', '/api/blog/articles', { data: { slug: 'fresh-news' } })).body.data;
+      const urls = urlsOf((await get('/sitemap.xml')).text);
+      const fresh = urls.find((u) => u.loc === `${ORIGIN}/blog/articles/fresh-news`)!;
+      expect(new Date(fresh.lastmod).getTime()).toBe(new Date(a.updatedAt).getTime());
+    });
+
+    it('robots.txt allows the site, keeps crawlers out of the admin and the API, and names the sitemap', async () => {
+      const r = await get('/robots.txt');
+      expect(r.status).toBe(200);
+      expect(r.type).toContain('text/plain');
+      expect(r.text).toContain('User-agent: *');
+      expect(r.text).toContain('Disallow: /admin/');
+      expect(r.text).toContain('Disallow: /api/');
+      expect(r.text).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+    });
+  });
+}
