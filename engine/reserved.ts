@@ -26,7 +26,12 @@ export const RESERVED_ROUTES: readonly ReservedRoute[] = [
   { path: '/api/revalidation', by: 'plugins/host (GET /api/revalidation/revalidate)' },
   { path: '/api/billing/webhooks', by: 'plugins/billing (POST /api/billing/webhooks/:provider)' },
   { path: '/api/billing/providers', by: 'plugins/billing (GET /api/billing/providers)' },
+  { path: '/api/broadcast/events', by: 'plugins/broadcast (GET /api/broadcast/events: live revalidation over SSE)' },
+  { path: '/api/analytic/dashboard', by: 'plugins/analytic (GET /api/analytic/dashboard)' },
   // plugin routes under an entity's own path: only that entity may own the path
+  { path: '/api/notification/topics', entity: 'notification/topic', by: 'plugins/notification (POST /api/notification/topics/:id/notify)' },
+  { path: '/api/agent/agents', entity: 'agent/agent', by: 'plugins/agent (POST /api/agent/agents/:id/run)' },
+  { path: '/api/analytic/widgets', entity: 'analytic/widget', by: 'plugins/analytic (GET /api/analytic/widgets/:id/value)' },
   { path: '/api/ecommerce/orders', entity: 'ecommerce/order', by: 'plugins/ecommerce (/api/ecommerce/orders/:id/total, /quantity, /checkout-attributes/:currencyId, /orders-to-products/:lineId, /clear-old-orders)' },
   { path: '/api/ecommerce/orders-to-products', entity: 'ecommerce/orders-to-products', by: 'plugins/ecommerce (GET /api/ecommerce/orders-to-products/:id/total)' },
   { path: '/api/crm/forms', entity: 'crm/form', by: 'plugins/crm (POST /api/crm/forms/:id/requests)' },

@@ -197,6 +197,25 @@ for (const d of DIALECTS) {
       expect((await call('POST', `${shop}/orders`, { token, data: { productId: landing, quantity: 1, storeId: second.id } })).status).toBe(201);
     });
 
+    it('10. the CRM request as the reference client sends it: steps of inputs, read by slug or id, checked like the flat form', async () => {
+      const reg = await call('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'wire-crm@example.com', password: 'password123' } });
+      const token = reg.body.data.jwt as string;
+      const me = (await call('GET', '/api/rbac/subjects/authentication/me', { token })).body.data;
+      const form = '9c000000-0000-4000-8000-000000000101';
+      const path = `/api/rbac/subjects/${me.id}/crm-module/form/${form}/request`;
+      const steps = (inputs: unknown[]) => ({ steps: [{ inputs }] });
+      const ok = await call('POST', path, { token, data: steps([{ slug: 'contact-name', value: 'Dana' }, { id: '9c000000-0000-4000-8000-000000000202', value: 'dana@example.com' }, { slug: 'message', value: 'Hi' }]) });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+      const missing = await call('POST', path, { token, data: steps([{ slug: 'contact-name', value: 'Dana' }]) });
+      expect(missing.status).toBe(400);
+      expect(missing.body.cause.map((c: { field: string }) => c.field)).toContain('email');
+      const unknown = await call('POST', path, { token, data: steps([{ slug: 'contact-name', value: 'D' }, { slug: 'contact-email', value: 'd@example.com' }, { slug: 'colour', value: 'red' }]) });
+      expect(unknown.status).toBe(400);
+      expect((await call('POST', path, { token, data: { steps: 'no' } })).status).toBe(400);
+      // only the subject itself
+      expect((await call('POST', path, { data: steps([]) })).status).toBe(401);
+    });
+
     it('errors are {message, status, cause} naming the field and rule', async () => {
       const r = await call('POST', '/api/blog/categories', { system: true, data: { adminTitle: 'x', colour: 'red' } });
       expect(r.status).toBe(400);

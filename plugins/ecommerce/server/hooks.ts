@@ -41,7 +41,8 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     const file = await fileStorage.store({ bytes: png, name: `Receipt of order ${id}`, alt: `Receipt of order #${id}` });
     await ctx.repo.transaction(async (tx) => {
       await ctx.repo.create(ctx.model.byId['ecommerce/orders-to-file-storage-module-files'], { orderId: id, fileStorageModuleFileId: file.id }, tx);
-      await ctx.repo.update(order, id, { receipt: String(file.file) }, tx);
+      // the address it is served at: https urls as stored, keys under the public files prefix (spec §9)
+      await ctx.repo.update(order, id, { receipt: fileStorage.publicUrl(String(file.file)) }, tx);
     });
   }
 

@@ -10,6 +10,7 @@ import { OrderCard } from './order-card.js';
 import type { Order } from './shop-api.js';
 import { ProductCart } from './product-cart.js';
 import { ProductCurrencyToggleGroup, ProductPrice } from './currency.js';
+import { ProductCard } from './parts.js';
 
 export { productPrices } from './parts.js';
 
@@ -29,6 +30,8 @@ export const ECOMMERCE_WIDGET_VARIANTS: Record<string, ComponentType<{ row: Expa
 
 /** the product's own variants (schemas/ecommerce/product.json): the overview and its parts */
 export const ECOMMERCE_PRODUCT_VARIANTS: Record<string, ComponentType<{ row: Expanded }>> = {
+  // the card product lists draw (title, subtitle, prices, link)
+  default: ({ row }) => createElement(ProductCard, { product: row }),
   'overview-default': ProductOverview,
   'price-default': ({ row }) => createElement(ProductPrice, { row, className: 'text-3xl' }),
   'currency-toggle-group-default': ProductCurrencyToggleGroup,
