@@ -26,9 +26,11 @@ export function modelRoute(app: Hono, model: Model, callerOf: CallerOf) {
     entities: model.entities.map((e) => ({
       id: e.id, module: e.module, name: e.name, route: e.route, title: e.title, description: e.description,
       access: e.access, variants: e.variants, defaultVariant: e.defaultVariant, relation: e.relation ?? null,
+      // how a subject owns rows (the admin shows an owner's rows owned through a relation, e.g. a subject's identities)
+      owner: e.owner ?? null,
       fields: e.fields.map((f) => ({
         name: f.name, kind: f.kind, title: f.title, description: f.description, required: !!f.required, secret: !!f.secret,
-        common: !!f.common, unique: !!f.unique, target: f.target, values: f.values, format: f.format, default: f.default,
+        common: !!f.common, unique: !!f.unique, target: f.target, onDelete: f.onDelete, values: f.values, format: f.format, default: f.default,
         generate: f.generate, widget: fieldTypes[f.kind].widget, access: f.access ?? null,
       })),
       schemas: { create: bodySchema(e, model, 'create'), update: bodySchema(e, model, 'update') },
