@@ -18,8 +18,8 @@ function may(caller: Caller, roles: readonly string[] | undefined): boolean {
  * create and update JSON Schemas and its relations, and for each field whether the caller may read and
  * write it (from the manifest's field access). Admins, and roles given a permission for it.
  */
-export function modelRoute(app: Hono, model: Model, callerOf: CallerOf) {
-  const body = {
+export function adminModel(model: Model) {
+  return {
     languages: model.languages,
     defaultLanguage: model.defaultLanguage,
     modules: model.modules,
@@ -36,6 +36,10 @@ export function modelRoute(app: Hono, model: Model, callerOf: CallerOf) {
       schemas: { create: bodySchema(e, model, 'create'), update: bodySchema(e, model, 'update') },
     })),
   };
+}
+
+export function modelRoute(app: Hono, model: Model, callerOf: CallerOf) {
+  const body = adminModel(model);
   app.get('/api/admin/model', async (c) => {
     const caller = await callerOf(c);
     if (isPrivileged(caller)) return c.json({ data: body });

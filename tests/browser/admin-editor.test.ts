@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { sqliteDatabase } from '../helpers/databases.js';
 import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
@@ -15,6 +16,25 @@ const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 20_
 const hidden = (l: Locator) => l.first().waitFor({ state: 'hidden', timeout: 20_000 });
 const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 20_000, interval: 100 });
 const countIs = (l: Locator, n: number) => eventually(async () => expect(await l.count()).toBe(n));
+
+/** a real PNG of the given size (grey pixels), so that its bytes say what it is */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  const raw = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) raw[y * (width + 1)] = 0; // filter: none
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
 
 const ADMIN = 'editor@example.com';
 const PASSWORD = 'editor-password';
@@ -191,6 +211,29 @@ describe('issue 17: an editor walks the admin at 1280 and 390 px', () => {
     await shown(page.getByText('Deleted successfully'));
     await shown(products().getByText('No found items'));
     expect((await server.api('GET', `/api/ecommerce/products/${PRODUCT}`)).status).toBe(404);
+  });
+
+  it('uploads a file: its name is the default title, its size, type and pixels fill in, the list shows a thumbnail', async () => {
+    await page.goto(`${server.url}/admin/file-storage/files`);
+    const files = page.locator('section[data-entity="file-storage/file"]').first();
+    await files.getByRole('button', { name: 'Add new' }).first().click();
+    const form = dialog();
+    await form.getByLabel('Upload a file').setInputFiles({ name: 'team_photo.png', mimeType: 'image/png', buffer: png(12, 7) });
+    await eventually(async () => expect(await form.getByLabel('Admin title').inputValue()).toBe('team photo'));
+    expect(await form.getByLabel('Slug').inputValue()).toBe('team-photo');
+    expect(await form.getByLabel('MIME type').inputValue()).toBe('image/png');
+    expect(await form.getByLabel('Extension').inputValue()).toBe('png');
+    expect(Number(await form.getByLabel('Size').inputValue())).toBe(png(12, 7).length);
+    expect([await form.getByLabel('Width').inputValue(), await form.getByLabel('Height').inputValue()]).toEqual(['12', '7']);
+    await shown(form.locator('img[src^="/files/"]'));
+    await form.getByRole('button', { name: 'Create' }).click();
+    await shown(page.getByText('Created successfully'));
+    await page.keyboard.press('Escape');
+    await countIs(page.getByRole('dialog'), 0);
+    await shown(files.locator('tbody img[src^="/files/"]'));
+    const row = (await server.api('GET', '/api/file-storage/files?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=team-photo')).body.data[0];
+    expect(row).toMatchObject({ adminTitle: 'team photo', mimeType: 'image/png', extension: 'png', width: 12, height: 7, size: png(12, 7).length });
+    await shot('files');
   });
 
   it('at 390 px: the models are a drawer, rows are cards with their actions in view, the form fills the screen', async () => {

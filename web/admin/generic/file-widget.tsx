@@ -51,8 +51,9 @@ export function FileWidget({ id, name, value, onChange, disabled, registry, rawE
       if (!res.ok) throw new Error(body.message ?? `The upload failed (${res.status})`);
       const answer: Record<string, unknown> = { ...body.data };
       if (answer.width === undefined || answer.height === undefined) Object.assign(answer, await imageSize(file));
-      onChange(answer.url ?? answer.file);
-      ctx.onUploaded?.(String(name), file, answer);
+      // the form sets the field and what follows from it at once; alone, the widget sets its value
+      if (ctx.onUploaded) ctx.onUploaded(String(name), file, answer);
+      else onChange(answer.url ?? answer.file);
       setState({});
     } catch (e) {
       setState({ error: (e as Error).message });

@@ -93,7 +93,8 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
   /** the editor's change, with the admin title and slug following the title while untouched (new rows) */
   const change = (next: Data) => {
     for (const name of [titleField?.name, slug?.name]) {
-      if (name && !same(next[name], formData[name])) next[name] ? touched.current.add(name) : touched.current.delete(name);
+      // edited by hand: it no longer follows (even emptied: the server then makes one)
+      if (name && !same(next[name], formData[name])) touched.current.add(name);
     }
     if (!current) {
       const title = titleText(entity, next, model.defaultLanguage);

@@ -166,7 +166,7 @@ export function GenericRow({ entity, row, cells, onOpen }: { entity: EntityInfo;
       }}
     >
       <td className="px-3 py-2 align-top"><IdBadge id={row.id} /></td>
-      {cells.map((c) => <td key={c.id} className="max-w-xs px-3 py-2 align-top">{c.node}</td>)}
+      {cells.map((c) => <td key={c.id} className="min-w-[7rem] max-w-xs px-3 py-2 align-top">{c.node}</td>)}
       <td className="sticky right-0 bg-white px-2 py-2 align-top shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.2)] group-hover/row:bg-slate-50">
         <RowActions entity={entity} row={row} onOpen={onOpen} />
       </td>

@@ -354,7 +354,7 @@ export function GenericTable({ entity, filter, prefill, title, state: given, onS
                         </button>
                         <RowActions entity={entity} row={r.original} onOpen={open} />
                       </div>
-                      <IdBadge id={r.original.id} />
+                      <span className="self-start"><IdBadge id={r.original.id} /></span>
                       <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
                         {more.slice(0, 4).map((c) => (
                           <div key={c.id} className="contents">
