@@ -53,50 +53,52 @@ function LinkRow({ ends, link, far, farTitle, language, sortable, onEdit, onRemo
   far: EntityInfo;
   farTitle: string | undefined;
   language: string;
-  sortable: boolean;
+  /** undefined: the relation has no order (no handle column); false: one row (nothing to move) */
+  sortable: boolean | undefined;
   onEdit: () => void;
   onRemove: () => void;
 }) {
-  const model = useModel();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !sortable });
   const farId = String(link[ends.far!.name] ?? '');
   const title = farTitle ?? shortId(farId);
-  const extras = linkFields(ends).flatMap((f) => {
-    const text = valueText(f, link[f.name], language);
-    return text === undefined ? [] : [{ f, text }];
-  });
   return (
-    <li
+    <tr
       ref={setNodeRef}
       style={{ transform: CSS.Transform.toString(transform), transition }}
-      className={cn('flex items-center gap-2 border-t border-slate-100 bg-white px-2 py-1.5 first:border-t-0', isDragging && 'relative z-10 shadow-md')}
+      className={cn('border-t border-slate-100 bg-white', isDragging && 'relative z-10 shadow-md')}
       data-link-id={link.id}
     >
-      {sortable && (
-        <button
-          type="button"
-          ref={setActivatorNodeRef}
-          {...attributes}
-          {...listeners}
-          aria-label={`Reorder ${title}`}
-          className="cursor-grab touch-none rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-blue-600"
-        >
-          <GripVertical aria-hidden className="h-4 w-4" />
-        </button>
+      {sortable !== undefined && (
+        <td className="w-8 py-1.5 pl-2 align-middle">
+          {sortable && (
+            <button
+              type="button"
+              ref={setActivatorNodeRef}
+              {...attributes}
+              {...listeners}
+              aria-label={`Reorder ${title}`}
+              className="cursor-grab touch-none rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-blue-600"
+            >
+              <GripVertical aria-hidden className="h-4 w-4" />
+            </button>
+          )}
+        </td>
       )}
-      <div className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-3 gap-y-1">
-        <Link href={entityHref(far, farId)} className="min-w-0 truncate font-medium text-blue-700 hover:underline" title={`Open ${far.title.toLowerCase()} ${title}`}>
+      <td className="max-w-0 px-2 py-1.5 align-middle">
+        <Link href={entityHref(far, farId)} className="block truncate font-medium text-blue-700 hover:underline" title={`Open ${far.title.toLowerCase()} ${title}`}>
           {title}
         </Link>
-        {extras.map(({ f, text }) => (
-          <span key={f.name} className="text-xs text-slate-600">
-            <span className="text-slate-500">{fieldTitle(f, model)}:</span> <span className="font-medium text-slate-800">{text}</span>
-          </span>
-        ))}
-      </div>
-      <Button size="icon" variant="ghost" aria-label={`Edit link to ${title}`} title="Edit link" onClick={onEdit}><Pencil aria-hidden className="h-4 w-4" /></Button>
-      <Button size="icon" variant="ghost" aria-label={`Remove ${title}`} title="Remove" className="text-red-700" onClick={onRemove}><X aria-hidden className="h-4 w-4" /></Button>
-    </li>
+      </td>
+      {linkFields(ends).map((f) => (
+        <td key={f.name} className="px-2 py-1.5 align-middle text-slate-700">
+          {valueText(f, link[f.name], language) ?? <span className="text-slate-400">—</span>}
+        </td>
+      ))}
+      <td className="whitespace-nowrap py-1.5 pr-2 text-right align-middle">
+        <Button size="icon" variant="ghost" aria-label={`Edit link to ${title}`} title="Edit link" onClick={onEdit}><Pencil aria-hidden className="h-4 w-4" /></Button>
+        <Button size="icon" variant="ghost" aria-label={`Remove ${title}`} title="Remove" className="text-red-700" onClick={onRemove}><X aria-hidden className="h-4 w-4" /></Button>
+      </td>
+    </tr>
   );
 }
 
@@ -296,21 +298,31 @@ export function RelationSection({ ends, owner, row }: { ends: RelationEnds; owne
           ) : (
             <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={{ screenReaderInstructions: { draggable: 'To reorder, press Space or Enter, move with the arrow keys, and press Space or Enter again to drop. Escape cancels.' }, announcements }}>
               <SortableContext items={rows.map((r) => r.id)} strategy={verticalListSortingStrategy}>
-                <ul aria-label={heading}>
-                  {rows.map((l) => (
-                    <LinkRow
-                      key={l.id}
-                      ends={ends}
-                      link={l}
-                      far={farEntity}
-                      farTitle={titleOf.get(String(l[far.name]))}
-                      language={language}
-                      sortable={sortable && rows.length > 1}
-                      onEdit={() => setEditing(l)}
-                      onRemove={() => setRemoving(l)}
-                    />
-                  ))}
-                </ul>
+                <table className="w-full table-fixed text-left text-sm" aria-label={heading}>
+                  <thead className="text-xs uppercase tracking-wide text-slate-500">
+                    <tr>
+                      {sortable && <th scope="col" className="w-8 pl-2"><span className="sr-only">Order</span></th>}
+                      <th scope="col" className="px-2 py-1">{farEntity.title}</th>
+                      {linkFields(ends).map((f) => <th key={f.name} scope="col" className="px-2 py-1">{fieldTitle(f, model)}</th>)}
+                      <th scope="col" className="w-24 pr-2 text-right"><span className="sr-only">Actions</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.map((l) => (
+                      <LinkRow
+                        key={l.id}
+                        ends={ends}
+                        link={l}
+                        far={farEntity}
+                        farTitle={titleOf.get(String(l[far.name]))}
+                        language={language}
+                        sortable={sortable ? rows.length > 1 : undefined}
+                        onEdit={() => setEditing(l)}
+                        onRemove={() => setRemoving(l)}
+                      />
+                    ))}
+                  </tbody>
+                </table>
               </SortableContext>
             </DndContext>
           )}

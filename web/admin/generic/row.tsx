@@ -15,7 +15,7 @@ import { lookup } from '../../registry.js';
 /** invalidates every query of an entity (its lists, counts, rows) after a change, and the lists that show its titles */
 export function useInvalidate(entity: EntityInfo) {
   const qc = useQueryClient();
-  return () => Promise.all([qc.invalidateQueries({ queryKey: [entity.module, entity.route] }), qc.invalidateQueries({ queryKey: ['titles'] }), qc.invalidateQueries({ queryKey: ['linked'] })]);
+  return () => Promise.all([qc.invalidateQueries({ queryKey: [entity.module, entity.route] }), qc.invalidateQueries({ queryKey: ['titles'] }), qc.invalidateQueries({ queryKey: ['linked'] }), qc.invalidateQueries({ queryKey: ['dashboard'] })]);
 }
 
 /**
