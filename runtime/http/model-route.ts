@@ -18,22 +18,28 @@ function may(caller: Caller, roles: readonly string[] | undefined): boolean {
  * create and update JSON Schemas and its relations, and for each field whether the caller may read and
  * write it (from the manifest's field access). Admins, and roles given a permission for it.
  */
-export function modelRoute(app: Hono, model: Model, callerOf: CallerOf) {
-  const body = {
+export function adminModel(model: Model) {
+  return {
     languages: model.languages,
     defaultLanguage: model.defaultLanguage,
     modules: model.modules,
     entities: model.entities.map((e) => ({
       id: e.id, module: e.module, name: e.name, route: e.route, title: e.title, description: e.description,
       access: e.access, variants: e.variants, defaultVariant: e.defaultVariant, relation: e.relation ?? null,
+      // how a subject owns rows (the admin shows an owner's rows owned through a relation, e.g. a subject's identities)
+      owner: e.owner ?? null,
       fields: e.fields.map((f) => ({
         name: f.name, kind: f.kind, title: f.title, description: f.description, required: !!f.required, secret: !!f.secret,
-        common: !!f.common, unique: !!f.unique, target: f.target, values: f.values, format: f.format, default: f.default,
+        common: !!f.common, unique: !!f.unique, target: f.target, onDelete: f.onDelete, values: f.values, format: f.format, default: f.default,
         generate: f.generate, widget: fieldTypes[f.kind].widget, access: f.access ?? null,
       })),
       schemas: { create: bodySchema(e, model, 'create'), update: bodySchema(e, model, 'update') },
     })),
   };
+}
+
+export function modelRoute(app: Hono, model: Model, callerOf: CallerOf) {
+  const body = adminModel(model);
   app.get('/api/admin/model', async (c) => {
     const caller = await callerOf(c);
     if (isPrivileged(caller)) return c.json({ data: body });

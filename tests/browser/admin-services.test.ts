@@ -93,8 +93,8 @@ describe('admin: service modules in Chromium', () => {
     const made = await server.system('POST', '/api/analytic/metrics/bulk', { data: rows.map((r) => ({ period: 'day', ...r })) });
     expect(made.status, JSON.stringify(made.body).slice(0, 300)).toBe(201);
     await page.goto(`${server.url}/admin/`);
-    const dashboard = page.getByLabel('Dashboard', { exact: true });
-    await shown(dashboard.getByRole('heading', { name: 'Dashboard' }));
+    const dashboard = page.getByLabel('Analytics', { exact: true });
+    await shown(dashboard.getByRole('heading', { name: 'Analytics' }));
     await eventually(async () => expect(await page.locator('[data-chart] .recharts-wrapper').count()).toBe(4));
     await eventually(async () => expect(await page.locator('[data-stat="Page views"]').textContent()).toBe(new Intl.NumberFormat('en').format(views)));
     await shown(page.getByRole('region', { name: 'Views per page' }).getByRole('cell', { name: '/blog/articles/launch-week' }));

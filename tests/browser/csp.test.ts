@@ -104,15 +104,15 @@ describe('finding 12: the storefront and the admin work under their Content-Secu
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Login' }).click();
     const nav = page.getByRole('navigation', { name: 'Models' });
-    await nav.getByRole('link', { name: 'product', exact: true }).click();
+    await nav.getByRole('link', { name: 'Product', exact: true }).click();
     await page.waitForURL(/\/admin\/ecommerce\/products$/);
     const table = page.locator('section[data-entity="ecommerce/product"]').first();
     await table.getByRole('button', { name: 'Add new' }).click();
     const form = page.getByRole('dialog').last();
-    await form.getByLabel('slug').fill('Not A Slug');
+    await form.getByLabel('Slug').fill('Not A Slug');
     await form.getByRole('button', { name: 'Create' }).click();
     // the manifest's pattern, checked by the form's validator in the browser
-    await shown(form.getByRole('alert').filter({ hasText: 'must match pattern' }));
+    await shown(form.getByRole('alert').filter({ hasText: 'Use only lowercase letters, digits and hyphens' }));
     expect(await violations()).toEqual([]);
   });
 });

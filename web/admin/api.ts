@@ -1,5 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
+import qs from 'qs';
 import { ApiError, createHttp, type FindParams } from '../../runtime/client/index.js';
+
+export type { FindParams };
 
 export const REFRESH_KEY = 'rbac.subject.refresh';
 
@@ -70,6 +73,8 @@ export interface FieldInfo {
   common: boolean;
   unique: boolean;
   target?: string;
+  /** for references: what deleting the target does to this row */
+  onDelete?: 'cascade' | 'set null' | 'restrict';
   values?: string[];
   format?: string;
   default?: unknown;
@@ -92,6 +97,8 @@ export interface EntityInfo {
   variants: string[];
   defaultVariant: string;
   relation: string[] | null;
+  /** how a subject owns rows: 'through' names the relation linking rbac/subject to this entity */
+  owner?: { kind: 'self' } | { kind: 'field'; field: string; target: string } | { kind: 'through'; relation: string; subjectField: string; targetField: string } | null;
   fields: FieldInfo[];
   schemas: { create: Record<string, unknown>; update: Record<string, unknown> };
 }
@@ -106,25 +113,68 @@ export interface ModelInfo {
 export type Row = Record<string, unknown> & { id: string };
 export const pathOf = (e: EntityInfo) => `/api/${e.module}/${e.route}`;
 
+/** a list with the total that matches (the X-Total-Count header), in one request */
+export interface Page {
+  rows: Row[];
+  total: number;
+}
+
+async function findWithTotal(e: EntityInfo, params: FindParams<Row>): Promise<Page> {
+  const search = qs.stringify(params, { encodeValuesOnly: true });
+  const go = () =>
+    limited(async () => {
+      const res = await fetch(`${pathOf(e)}${search ? `?${search}` : ''}`, { credentials: 'include' });
+      if (res.ok) {
+        const body = (await res.json()) as { data: Row[] };
+        const header = Number(res.headers.get('x-total-count'));
+        return { rows: body.data, total: Number.isFinite(header) && res.headers.has('x-total-count') ? header : body.data.length };
+      }
+      let body: { message?: string; cause?: { message: string; field?: string; rule?: string }[] } = {};
+      try {
+        body = await res.json();
+      } catch {
+        /* not JSON */
+      }
+      throw new ApiError([body.message, ...(body.cause ?? []).map((c) => c.message), `${res.status} | ${res.statusText}`].filter(Boolean).join(' | '), res.status, body.cause);
+    });
+  try {
+    return await go();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && (await refreshSession())) return go();
+    throw err;
+  }
+}
+
 export const entityApi = (e: EntityInfo) => ({
   find: (params: FindParams<Row>) => http.request<Row[]>('GET', pathOf(e), { query: params }),
+  /** a page of rows and how many match in all */
+  page: (params: FindParams<Row>) => findWithTotal(e, params),
   count: (params: Pick<FindParams<Row>, 'filters'>) => http.request<number>('GET', `${pathOf(e)}/count`, { query: params }),
   findById: (id: string) => http.request<Row>('GET', `${pathOf(e)}/${id}`),
+  /** the rows with these ids (one request), e.g. to show the titles of referenced rows */
+  byIds: (ids: string[]) => (ids.length ? http.request<Row[]>('GET', pathOf(e), { query: { filters: { and: [{ column: 'id', method: 'inArray', value: ids }] }, limit: Math.min(ids.length, 1000) } }) : Promise.resolve([])),
   create: (data: Record<string, unknown>) => http.request<Row>('POST', pathOf(e), { data }),
+  bulkCreate: (data: Record<string, unknown>[]) => http.request<Row[]>('POST', `${pathOf(e)}/bulk`, { data }),
   update: (id: string, data: Record<string, unknown>) => http.request<Row>('PATCH', `${pathOf(e)}/${id}`, { data }),
+  bulkUpdate: (data: (Record<string, unknown> & { id: string })[]) => http.request<Row[]>('PATCH', `${pathOf(e)}/bulk`, { data }),
   delete: (id: string) => http.request<Row>('DELETE', `${pathOf(e)}/${id}`),
 });
 
-/** the text a row is known by: adminTitle, else title in the default language, else slug, else id */
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
+
+/**
+ * The text a row is known by: adminTitle, else its title in the given language (then any language), else a
+ * name, email or account, else slug, else id.
+ */
 export function labelOf(row: Record<string, unknown> | undefined, language = 'en'): string {
   if (!row) return '';
-  if (typeof row.adminTitle === 'string' && row.adminTitle) return row.adminTitle;
+  const admin = text(row.adminTitle);
+  if (admin) return admin;
   const title = row.title;
   if (title && typeof title === 'object') {
-    const t = (title as Record<string, string>)[language] ?? Object.values(title as Record<string, string>)[0];
+    const map = title as Record<string, unknown>;
+    const t = text(map[language]) ?? Object.values(map).map(text).find(Boolean);
     if (t) return t;
   }
-  if (typeof title === 'string' && title) return title;
-  if (typeof row.slug === 'string' && row.slug) return row.slug;
-  return String(row.id ?? '');
+  return text(title) ?? text(row.name) ?? text(row.email) ?? text(row.account) ?? text(row.slug) ?? String(row.id ?? '');
 }

@@ -24,12 +24,3 @@ export function useEntity(id: string): EntityInfo {
   if (!e) throw new Error(`unknown entity ${id}`);
   return e;
 }
-
-/** relation entities with a reference to this entity: the tables its form nests, with the field that points back */
-export function nestedRelations(model: ModelInfo, entity: EntityInfo) {
-  return model.entities.flatMap((rel) =>
-    rel.relation
-      ? rel.fields.filter((f) => f.kind === 'reference' && f.target === entity.id && rel.relation!.includes(f.name)).map((field) => ({ relation: rel, field }))
-      : [],
-  );
-}

@@ -66,6 +66,8 @@ export interface DateTimePickerProps {
   /** an ISO string (Date#toISOString), or undefined when cleared */
   onChange: (value: string | undefined) => void;
   disabled?: boolean;
+  /** told whether the typed text is refused, at once (a form blocks saving while it is) */
+  onValidityChange?: (invalid: boolean) => void;
 }
 
 /**
@@ -73,11 +75,17 @@ export interface DateTimePickerProps {
  * with a calendar, 24 hour buttons and 12 minute buttons (5-minute steps). Escape or a click
  * outside closes the panel and focus returns to the button that opened it.
  */
-export function DateTimePicker({ id, value, onChange, disabled }: DateTimePickerProps) {
+export function DateTimePicker({ id, value, onChange, disabled, onValidityChange }: DateTimePickerProps) {
   const current = toDate(value);
   const shown = current ? formatDateTime(current) : '';
   const [text, setText] = useState(shown);
-  const [invalid, setInvalid] = useState(false);
+  const [invalid, setInvalidState] = useState(false);
+  const validity = useRef(onValidityChange);
+  validity.current = onValidityChange;
+  const setInvalid = (next: boolean) => {
+    setInvalidState(next);
+    validity.current?.(next);
+  };
   const [open, setOpen] = useState(false);
   const [month, setMonth] = useState<Date>(() => current ?? new Date());
   const rootRef = useRef<HTMLDivElement>(null);
@@ -225,6 +233,7 @@ export function DateTimePicker({ id, value, onChange, disabled }: DateTimePicker
           id={panelId}
           role="dialog"
           aria-label="Choose date and time"
+          data-escape-layer=""
           onKeyDown={onPanelKeyDown}
           className="absolute left-0 top-full z-50 mt-1 flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-lg"
         >

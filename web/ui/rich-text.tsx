@@ -59,15 +59,77 @@ function onToolbarKeyDown(e: KeyboardEvent<HTMLDivElement>) {
   buttons[(i + (e.key === 'ArrowRight' ? 1 : buttons.length - 1)) % buttons.length]?.focus();
 }
 
-function applyLink(editor: Editor) {
-  const action = linkAction(window.prompt('URL', (editor.getAttributes('link').href as string | undefined) ?? ''));
+/** internal links (relative, same-site) open in the same tab; other http(s) links in a new one */
+const targetOf = (href: string) => (/^https?:/i.test(href) ? '_blank' : null);
+
+function runLinkAction(editor: Editor, action: LinkAction): boolean {
   const chain = editor.chain().focus().extendMarkRange('link');
   if (action.type === 'unset') chain.unsetLink().run();
-  else if (action.type === 'invalid') toast.error('Use an http(s), mailto or /relative URL');
+  else if (action.type === 'invalid') return false;
   else if (action.type === 'set') {
-    if (editor.state.selection.empty && !editor.isActive('link')) chain.insertContent({ type: 'text', text: action.href, marks: [{ type: 'link', attrs: { href: action.href } }] }).run();
-    else chain.setLink({ href: action.href }).run();
+    const attrs = { href: action.href, target: targetOf(action.href) };
+    if (editor.state.selection.empty && !editor.isActive('link')) chain.insertContent({ type: 'text', text: action.href, marks: [{ type: 'link', attrs }] }).run();
+    else chain.setLink(attrs).run();
   }
+  return true;
+}
+
+const LINK_ERROR = 'Use an http(s), mailto or /relative URL';
+
+function applyLink(editor: Editor) {
+  const action = linkAction(window.prompt('URL', (editor.getAttributes('link').href as string | undefined) ?? ''));
+  if (!runLinkAction(editor, action)) toast.error(LINK_ERROR);
+}
+
+/** the inline link editor: the current url to edit, Apply (an empty url removes the link), Remove, Cancel */
+function LinkEditor({ editor, id, onClose }: { editor: Editor; id: string; onClose: () => void }) {
+  const current = (editor.getAttributes('link').href as string | undefined) ?? '';
+  const [url, setUrl] = useState(current);
+  const [error, setError] = useState(false);
+  const apply = (answer: string) => {
+    if (!runLinkAction(editor, linkAction(answer))) return setError(true);
+    onClose();
+  };
+  return (
+    <div
+      data-escape-layer=""
+      role="group"
+      aria-label="Link"
+      className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 p-2"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          onClose();
+          editor.commands.focus();
+        }
+      }}
+    >
+      <label htmlFor={`${id}-link-url`} className="text-xs font-medium text-slate-700">URL</label>
+      <input
+        id={`${id}-link-url`}
+        autoFocus
+        value={url}
+        placeholder="https://… or /page"
+        aria-invalid={error || undefined}
+        aria-describedby={error ? `${id}-link-error` : undefined}
+        className={cn('h-8 min-w-0 flex-1 rounded border border-slate-300 bg-white px-2 text-sm focus:border-blue-600 focus:outline-none', error && 'border-red-600')}
+        onChange={(e) => {
+          setUrl(e.target.value);
+          setError(false);
+        }}
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter') return;
+          e.preventDefault();
+          apply(url);
+        }}
+      />
+      <Button size="sm" variant="primary" onClick={() => apply(url)}>Apply</Button>
+      {current && <Button size="sm" variant="outline" onClick={() => apply('')}>Remove link</Button>}
+      <Button size="sm" variant="ghost" onClick={() => { onClose(); editor.commands.focus(); }}>Cancel</Button>
+      {error && <p id={`${id}-link-error`} className="w-full text-xs text-red-700">{LINK_ERROR}</p>}
+    </div>
+  );
 }
 
 export interface RichTextEditorProps {
@@ -80,9 +142,12 @@ export interface RichTextEditorProps {
   disabled?: boolean;
   /** accessible name of the editable area */
   label?: string;
+  /** 'inline': the Link button opens an editor inside the toolbar instead of the browser's prompt */
+  linkEditor?: 'prompt' | 'inline';
 }
 
-export function RichTextEditor({ id, value, onChange, disabled, label }: RichTextEditorProps) {
+export function RichTextEditor({ id, value, onChange, disabled, label, linkEditor = 'prompt' }: RichTextEditorProps) {
+  const [editingLink, setEditingLink] = useState(false);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const emitted = useRef<string | undefined>(undefined);
@@ -136,11 +201,12 @@ export function RichTextEditor({ id, value, onChange, disabled, label }: RichTex
         ))}
         <ToolButton label="Bullet list" pressed={s.bullet} disabled={disabled} onClick={run((c) => c.toggleBulletList())}><List aria-hidden className="h-4 w-4" /></ToolButton>
         <ToolButton label="Ordered list" pressed={s.ordered} disabled={disabled} onClick={run((c) => c.toggleOrderedList())}><ListOrdered aria-hidden className="h-4 w-4" /></ToolButton>
-        <ToolButton label="Link" pressed={s.link} disabled={disabled} onClick={() => applyLink(editor)}><Link2 aria-hidden className="h-4 w-4" /></ToolButton>
+        <ToolButton label="Link" pressed={s.link} disabled={disabled} onClick={() => (linkEditor === 'inline' ? setEditingLink(!editingLink) : applyLink(editor))}><Link2 aria-hidden className="h-4 w-4" /></ToolButton>
         <ToolButton label="Undo" disabled={disabled || !s.undo} onClick={run((c) => c.undo())}><Undo2 aria-hidden className="h-4 w-4" /></ToolButton>
         <ToolButton label="Redo" disabled={disabled || !s.redo} onClick={run((c) => c.redo())}><Redo2 aria-hidden className="h-4 w-4" /></ToolButton>
         <CopyButton text={plainText(parseRichText(value))} className="ml-auto" />
       </div>
+      {editingLink && !disabled && <LinkEditor editor={editor} id={id} onClose={() => setEditingLink(false)} />}
       <EditorContent editor={editor} />
     </div>
   );

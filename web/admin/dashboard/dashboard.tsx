@@ -77,9 +77,9 @@ export default function Dashboard() {
   }, [d]);
 
   return (
-    <div className="flex flex-col gap-4" aria-label="Dashboard">
+    <div className="flex flex-col gap-4" aria-label="Analytics">
       <header className="flex flex-wrap items-center gap-2">
-        <h2 className="text-xl font-semibold">Dashboard</h2>
+        <h2 className="text-xl font-semibold">Analytics</h2>
         <span className="text-sm text-slate-500">by UTC day</span>
         <div className="ml-auto flex gap-1" role="group" aria-label="Range">
           {RANGES.map((r) => (

@@ -1,5 +1,6 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import type { EntityInfo, FieldInfo } from '../api.js';
+import type { EntityInfo, FieldInfo, ModelInfo } from '../api.js';
+import { fieldTitle, polymorphicTarget } from '../labels.js';
 
 const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt']);
 
@@ -12,20 +13,36 @@ export const editableFields = (e: EntityInfo) => e.fields.filter((f) => !SERVER_
 /** fields the signed-in account may not write are shown disabled and never sent */
 export const isWritable = (f: FieldInfo) => f.writable !== false;
 
-/** a property schema without its null branch: the form clears a value by leaving it empty */
+/** the field a new row's slug follows as the editor types, and the one its admin title follows */
+export const slugField = (e: EntityInfo) => e.fields.find((f) => f.generate === 'slug' && f.kind === 'text' && isWritable(f) && f.readable !== false);
+/** a title the editor must give (the server would otherwise invent random words) */
+const isTitleField = (f: FieldInfo) => f.generate === 'words';
+
+/**
+ * Kinds whose default an editor sees as a chosen value (a select, a switch, a number): a new row starts with
+ * it. A text default ('Page', '/') is a placeholder instead, so it is never saved by accident.
+ */
+const PREFILLED_KINDS = new Set(['enum', 'boolean', 'integer', 'number']);
+export const prefillsDefault = (f: FieldInfo) => f.default !== undefined && f.default !== null && (PREFILLED_KINDS.has(f.kind) || isLanguageField(f));
+
+/** a two-letter language code field: a select of the site's languages */
+export const isLanguageField = (f: FieldInfo) => f.kind === 'text' && /^(language|locale|lang)$/i.test(f.name);
+
+/** a property schema without its null branch nor its default: the form clears a value by leaving it empty */
 function withoutNull(s: Record<string, unknown>): Record<string, unknown> {
+  let out = s;
   if (Array.isArray(s.type)) {
     const types = (s.type as string[]).filter((t) => t !== 'null');
-    return { ...s, type: types.length === 1 ? types[0] : types };
-  }
-  if (Array.isArray(s.anyOf)) {
+    out = { ...s, type: types.length === 1 ? types[0] : types };
+  } else if (Array.isArray(s.anyOf)) {
     const rest = (s.anyOf as Record<string, unknown>[]).filter((b) => b.type !== 'null');
-    if (rest.length === 1) return { ...rest[0], ...(s.title ? { title: s.title } : {}) };
+    if (rest.length === 1) out = { ...rest[0], ...(s.title ? { title: s.title } : {}) };
   }
-  return s;
+  const { default: _default, ...noDefault } = out;
+  return noDefault;
 }
 
-const widgetOf = (f: FieldInfo): UiSchema => {
+const widgetOf = (entity: EntityInfo, f: FieldInfo, schema: Record<string, unknown>): UiSchema => {
   if (f.kind === 'localized') return { 'ui:field': 'localized', 'ui:options': { richText: f.format === 'rich-text', multiline: f.format === 'multiline' } };
   if (f.kind === 'json') return { 'ui:field': 'json' };
   if (f.kind === 'reference') return { 'ui:widget': 'reference', 'ui:options': { target: f.target } };
@@ -37,33 +54,51 @@ const widgetOf = (f: FieldInfo): UiSchema => {
   if (f.kind === 'integer' || f.kind === 'number') return { 'ui:widget': 'number' };
   if (f.format === 'rich-text') return { 'ui:widget': 'richText' };
   if (f.format === 'multiline') return { 'ui:widget': 'textarea' };
-  return { 'ui:widget': 'text' };
+  if (isLanguageField(f)) return { 'ui:widget': 'language' };
+  const poly = polymorphicTarget(entity, f);
+  if (poly) return { 'ui:widget': 'polyReference', 'ui:options': poly };
+  const leadingSlash = typeof schema.pattern === 'string' && schema.pattern.startsWith('^/');
+  return { 'ui:widget': 'text', ...(leadingSlash && { 'ui:options': { leadingSlash } }) };
 };
 
-/** the JSON Schema and uiSchema rjsf draws an entity's form from, both derived from the manifest */
-export function formSchema(entity: EntityInfo, mode: 'create' | 'update'): { schema: RJSFSchema; uiSchema: UiSchema } {
+/** the required fields of the form: what the manifest requires, titles included (never invented), not slugs */
+export function requiredFields(entity: EntityInfo): string[] {
+  return editableFields(entity)
+    .filter((f) => f.required && isWritable(f) && (!f.generate || isTitleField(f)))
+    .map((f) => f.name);
+}
+
+/**
+ * The JSON Schema and uiSchema rjsf draws an entity's form from, both derived from the manifest. `fixed`
+ * fields (a nested table's key) are kept but hidden.
+ */
+export function formSchema(entity: EntityInfo, mode: 'create' | 'update', model?: ModelInfo, fixed: string[] = []): { schema: RJSFSchema; uiSchema: UiSchema } {
   const source = entity.schemas[mode] as { properties: Record<string, Record<string, unknown>>; required?: string[] };
   const properties: Record<string, unknown> = {};
   const uiSchema: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
   const fields = editableFields(entity);
   for (const f of fields) {
     const s = withoutNull(source.properties[f.name] ?? {});
-    properties[f.name] = { ...s, title: f.title ?? s.title ?? f.name, ...(f.description && { description: f.description }) };
-    uiSchema[f.name] = { ...widgetOf(f), ...(!isWritable(f) && { 'ui:disabled': true, 'ui:help': 'This account may not change this field' }) };
+    properties[f.name] = { ...s, title: fieldTitle(f, model), ...(f.description && { description: f.description }) };
+    const ui: UiSchema = widgetOf(entity, f, s);
+    if (!PREFILLED_KINDS.has(f.kind) && f.default !== undefined && f.default !== null && typeof f.default !== 'object' && !isLanguageField(f)) ui['ui:placeholder'] = String(f.default);
+    if (!isWritable(f)) Object.assign(ui, { 'ui:disabled': true, 'ui:help': 'This account may not change this field' });
+    if (fixed.includes(f.name)) ui['ui:widget'] = 'hidden';
+    uiSchema[f.name] = ui;
   }
-  // generated fields may stay blank: the server fills them in
-  const required = (source.required ?? []).filter((n) => !fields.find((f) => f.name === n)?.generate);
+  const required = requiredFields(entity).filter((n) => !fixed.includes(n));
   uiSchema['ui:order'] = [...fields.filter((f) => !f.common).map((f) => f.name), ...fields.filter((f) => f.common).map((f) => f.name)];
   return { schema: { type: 'object', properties, ...(required.length && { required }) } as RJSFSchema, uiSchema };
 }
 
 /** server causes ({ field: 'title.en', message }) as rjsf's extraErrors, on the top-level field */
-export function errorsOf(causes: { field?: string; message: string }[] | undefined) {
+export function errorsOf(causes: { field?: string; message: string }[] | undefined, known?: (name: string) => boolean) {
   const out: Record<string, { __errors: string[] }> = {};
   for (const c of causes ?? []) {
-    const top = (c.field ?? '').split('.')[0].replace(/\[.*$/, '');
-    if (!top) continue;
-    (out[top] ??= { __errors: [] }).__errors.push(c.message);
+    const top = (c.field ?? '').split('.')[0]!.replace(/\[.*$/, '');
+    if (!top || (known && !known(top))) continue;
+    const list = (out[top] ??= { __errors: [] }).__errors;
+    if (!list.includes(c.message)) list.push(c.message);
   }
   return out;
 }

@@ -1,65 +1,175 @@
-import { useState, type ReactNode } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState, type MouseEvent, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { Pencil, Trash2 } from 'lucide-react';
-import { entityApi, type EntityInfo, type Row } from '../api.js';
+import { Copy, Pencil, Trash2 } from 'lucide-react';
+import { entityApi, labelOf, type EntityInfo, type Row } from '../api.js';
+import { useModel } from '../model.js';
+import { adminLanguage, shortId } from '../labels.js';
+import { useRouter } from '../router.js';
 import { Badge } from '../../ui/badge.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
+import { Skeleton } from '../../ui/skeleton.js';
 import { lookup } from '../../registry.js';
 
-/** invalidates every query of an entity (its lists, counts, rows) after a change */
+/** invalidates every query of an entity (its lists, counts, rows) after a change, and the lists that show its titles */
 export function useInvalidate(entity: EntityInfo) {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: [entity.module, entity.route] });
+  return () => Promise.all([qc.invalidateQueries({ queryKey: [entity.module, entity.route] }), qc.invalidateQueries({ queryKey: ['titles'] }), qc.invalidateQueries({ queryKey: ['linked'] }), qc.invalidateQueries({ queryKey: ['dashboard'] })]);
 }
 
-export function RowActions({ entity, row }: { entity: EntityInfo; row: Row }) {
-  const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+/**
+ * The edit or create dialog of a row: the entity's admin-form inside. Closing it (Escape, a click outside, the
+ * close button) with unsaved changes asks first; focus goes back to what opened it.
+ */
+export function FormDialog({ entity, row, prefill, fixed, open, onClose, onSaved, title, loading, missing }: {
+  entity: EntityInfo;
+  row?: Row;
+  prefill?: Record<string, unknown>;
+  fixed?: string[];
+  open: boolean;
+  onClose: () => void;
+  onSaved?: (row: Row, created: boolean) => void;
+  title?: string;
+  loading?: boolean;
+  missing?: boolean;
+}) {
+  const model = useModel();
+  const { confirm } = useRouter();
+  const [dirty, setDirty] = useState(false);
+  const Form = lookup(entity.module, entity.name, 'admin-form');
+  const onDirtyChange = useCallback((d: boolean) => setDirty(d), []);
+  const request = async () => {
+    if (dirty && !(await confirm({ title: 'Discard unsaved changes?', description: 'The changes in this form have not been saved.', confirm: 'Discard', cancel: 'Keep editing', destructive: true }))) return;
+    setDirty(false);
+    onClose();
+  };
+  const heading = title ?? (row ? `Edit: ${entity.title} · ${labelOf(row, adminLanguage(model))}` : `Add new: ${entity.title}`);
+  return (
+    <Dialog open={open} onOpenChange={(o) => !o && void request()} title={heading} bare className="h-[80vh] max-h-[80vh] max-sm:h-[100dvh] max-sm:max-h-[100dvh] max-sm:rounded-none">
+      {loading ? (
+        <div className="p-6" aria-busy="true"><Skeleton className="mb-3 h-10 w-full" /><Skeleton className="h-40 w-full" /></div>
+      ) : missing ? (
+        <p role="alert" className="p-6 text-slate-700">Not found: this {entity.title.toLowerCase()} does not exist (it may have been deleted).</p>
+      ) : Form ? (
+        <Form entity={entity} row={row} prefill={prefill} fixed={fixed} onSaved={onSaved} onDirtyChange={onDirtyChange} />
+      ) : null}
+    </Dialog>
+  );
+}
+
+/** how many rows a delete takes with it: rows of every reference to this entity that cascades */
+export function useLinkedCount(entity: EntityInfo, id: string, enabled: boolean) {
+  const model = useModel();
+  const refs = model.entities.flatMap((e) => e.fields.filter((f) => f.kind === 'reference' && f.target === entity.id && f.onDelete === 'cascade').map((f) => ({ e, f })));
+  return useQuery({
+    queryKey: ['linked', entity.id, id],
+    enabled,
+    queryFn: async () => {
+      const counts = await Promise.all(refs.map(({ e, f }) => entityApi(e).count({ filters: { and: [{ column: f.name, method: 'eq', value: id }] } }).catch(() => 0)));
+      return counts.reduce((a, b) => a + b, 0);
+    },
+  });
+}
+
+/** 'Delete?' naming the row and what goes with it; Cancel / Delete */
+export function DeleteDialog({ entity, row, open, onOpenChange, onDeleted }: { entity: EntityInfo; row: Row; open: boolean; onOpenChange: (open: boolean) => void; onDeleted?: () => void }) {
+  const model = useModel();
   const invalidate = useInvalidate(entity);
+  const linked = useLinkedCount(entity, row.id, open);
   const remove = useMutation({
     mutationFn: () => entityApi(entity).delete(row.id),
     onSuccess: async () => {
       toast.success('Deleted successfully');
-      setConfirming(false);
+      onOpenChange(false);
       await invalidate();
+      onDeleted?.();
     },
-    onError: (e) => toast.error((e as Error).message),
+    onError: (e) => toast.error((e as Error).message.split(' | ')[0]),
   });
-  const Form = lookup(entity.module, entity.name, 'admin-form');
+  const name = labelOf(row, adminLanguage(model));
+  const n = linked.data;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Delete?"
+      role="alertdialog"
+      description={
+        <>
+          <span className="block">
+            {entity.title} <strong className="break-words font-semibold text-slate-900">“{name}”</strong> will be deleted. This cannot be undone.
+          </span>
+          <span className="mt-1 block" data-linked-count={n}>
+            {n === undefined ? 'Counting linked rows…' : n === 0 ? 'No linked rows go with it.' : `${n} linked ${n === 1 ? 'row goes' : 'rows go'} with it.`}
+          </span>
+        </>
+      }
+      className="max-w-md"
+    >
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={() => onOpenChange(false)}>Cancel</Button>
+        <Button variant="destructive" disabled={remove.isPending} onClick={() => remove.mutate()}>
+          {remove.isPending ? 'Deleting...' : 'Delete'}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Edit and Delete of a row; Edit opens the row (in the address when the table has one), else a dialog here */
+export function RowActions({ entity, row, onOpen }: { entity: EntityInfo; row: Row; onOpen?: (row: Row) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   return (
     <div className="flex justify-end gap-1">
-      <Button size="sm" variant="outline" onClick={() => setEditing(true)}>
-        <Pencil className="h-4 w-4" /> Edit
+      <Button size="sm" variant="outline" aria-label="Edit" title="Edit" className="w-9 px-0 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); onOpen ? onOpen(row) : setEditing(true); }}>
+        <Pencil aria-hidden className="h-4 w-4" /> <span className="max-2xl:sr-only">Edit</span>
       </Button>
-      <Button size="sm" variant="ghost" className="text-red-700" onClick={() => setConfirming(true)}>
-        <Trash2 className="h-4 w-4" /> Delete
+      <Button size="sm" variant="ghost" aria-label="Delete" title="Delete" className="w-9 px-0 text-red-700 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); setConfirming(true); }}>
+        <Trash2 aria-hidden className="h-4 w-4" /> <span className="max-2xl:sr-only">Delete</span>
       </Button>
-      {Form && (
-        <Dialog open={editing} onOpenChange={setEditing} title={`Edit: ${entity.title}`} className="h-[80vh] max-h-[80vh]">
-          <Form entity={entity} row={row} onSaved={() => undefined} />
-        </Dialog>
-      )}
-      <Dialog open={confirming} onOpenChange={setConfirming} title="Delete?" description="This cannot be undone." className="max-w-md">
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={() => setConfirming(false)}>Cancel</Button>
-          <Button variant="destructive" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            {remove.isPending ? 'Deleting...' : 'Delete'}
-          </Button>
-        </div>
-      </Dialog>
+      {!onOpen && editing && <FormDialog entity={entity} row={row} open={editing} onClose={() => setEditing(false)} />}
+      {confirming && <DeleteDialog entity={entity} row={row} open={confirming} onOpenChange={setConfirming} />}
     </div>
   );
 }
 
-/** admin-table-row: the id badge, the cells, and Edit / Delete */
-export function GenericRow({ entity, row, cells }: { entity: EntityInfo; row: Row; cells: { id: string; node: ReactNode }[] }) {
+/** the id badge: enough of the id to tell rows apart; a click copies all of it */
+export function IdBadge({ id }: { id: string }) {
+  const copy = async (e: MouseEvent) => {
+    e.stopPropagation();
+    try {
+      await navigator.clipboard.writeText(id);
+      toast.success('Text copied to clipboard');
+    } catch {
+      toast.error('Failed to copy text to clipboard');
+    }
+  };
   return (
-    <tr className="border-t border-slate-100 hover:bg-slate-50" data-row-id={row.id}>
-      <td className="px-3 py-2 align-top"><Badge title={row.id}>{row.id.slice(0, 8)}</Badge></td>
-      {cells.map((c) => <td key={c.id} className="max-w-xs px-3 py-2 align-top">{c.node}</td>)}
-      <td className="px-3 py-2 align-top"><RowActions entity={entity} row={row} /></td>
+    <button type="button" onClick={copy} title={`${id} — click to copy`} aria-label={`Id ${id}, copy`} className="group rounded-full focus-visible:outline-2 focus-visible:outline-blue-600">
+      <Badge className="whitespace-nowrap group-hover:bg-slate-200">{shortId(id)}<Copy aria-hidden className="ml-1 hidden h-3 w-3 group-hover:inline" /></Badge>
+    </button>
+  );
+}
+
+/** admin-table-row: the id badge, the cells, and Edit / Delete kept in view; a click on the row opens it */
+export function GenericRow({ entity, row, cells, onOpen }: { entity: EntityInfo; row: Row; cells: { id: string; node: ReactNode }[]; onOpen?: (row: Row) => void }) {
+  return (
+    <tr
+      className="group/row cursor-pointer border-t border-slate-100 hover:bg-slate-50"
+      data-row-id={row.id}
+      onClick={(e) => {
+        // a click on a link, a button or a selection of text is not a click on the row
+        if ((e.target as Element).closest('a, button, input, select, textarea, label') || getSelection()?.toString()) return;
+        onOpen?.(row);
+      }}
+    >
+      <td className="px-3 py-2 align-top"><IdBadge id={row.id} /></td>
+      {cells.map((c) => <td key={c.id} className="min-w-[7rem] max-w-xs px-3 py-2 align-top">{c.node}</td>)}
+      <td className="sticky right-0 bg-white px-2 py-2 align-top shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.2)] group-hover/row:bg-slate-50">
+        <RowActions entity={entity} row={row} onOpen={onOpen} />
+      </td>
     </tr>
   );
 }

@@ -1,59 +1,121 @@
 import { lazy, Suspense, useState, type ComponentProps } from 'react';
 import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, WidgetProps, FieldTemplateProps, ObjectFieldTemplateProps } from '@rjsf/utils';
+import { Plus, Trash2 } from 'lucide-react';
 import { Input, Textarea } from '../../ui/input.js';
 import { Switch } from '../../ui/switch.js';
 import { LocalizedInput } from '../../ui/localized-input.js';
-import { DateTimePicker } from '../../ui/date-time-picker.js';
+import { DateTimePicker, DATE_TIME_ERROR } from '../../ui/date-time-picker.js';
 import { Skeleton } from '../../ui/skeleton.js';
+import { Button } from '../../ui/button.js';
+import { AdminSelectInput } from './select-input.js';
+import { FileWidget } from './file-widget.js';
+import { useModel } from '../model.js';
+import { enumLabel, humanize, moduleTitle } from '../labels.js';
 
 // the editor (TipTap, ProseMirror) is the admin's largest piece: loaded when a form first needs it
 const LazyEditor = lazy(() => import('../../ui/rich-text.js').then((m) => ({ default: m.RichTextEditor })));
 function RichTextEditor(props: ComponentProps<typeof LazyEditor>) {
   return (
     <Suspense fallback={<Skeleton className="h-24 w-full" />}>
-      <LazyEditor {...props} />
+      <LazyEditor linkEditor="inline" {...props} />
     </Suspense>
   );
 }
-import { AdminSelectInput } from './select-input.js';
-import { FileWidget } from './file-widget.js';
-import { useModel } from '../model.js';
 
+/** what the generic form shares with its widgets */
+export interface FormContext {
+  /** the form's current data (a widget that depends on another field reads it here) */
+  formData: Record<string, unknown>;
+  /** a field whose typed text is refused (a date the picker could not read): saving is blocked */
+  setInvalid: (field: string, invalid: boolean) => void;
+  /** a file was uploaded into a field: the form fills what it can from it (title, size, type…) */
+  onUploaded?: (field: string, file: File, answer: Record<string, unknown>) => void;
+}
+
+const ctxOf = (p: { registry: { formContext: unknown } }) => (p.registry.formContext ?? {}) as Partial<FormContext>;
 const empty = (v: string) => (v === '' ? undefined : v);
+const invalid = (rawErrors?: string[]) => (rawErrors?.length ? true : undefined);
+/** the field's name in the form data */
+const nameOf = (p: WidgetProps) => String(p.name ?? '');
+const SELECT = 'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/20 disabled:opacity-50 aria-[invalid=true]:border-red-600';
 
 /** the widgets the generic form uses, one per field kind */
 export const widgets: RegistryWidgetsType = {
-  text: ({ id, value, onChange, disabled, readonly, schema }: WidgetProps) => (
-    <Input id={id} value={value ?? ''} disabled={disabled || readonly} maxLength={schema.maxLength} onChange={(e) => onChange(empty(e.target.value))} />
+  text: ({ id, value, onChange, disabled, readonly, schema, placeholder, rawErrors, options }: WidgetProps) => (
+    <Input
+      id={id}
+      value={value ?? ''}
+      disabled={disabled || readonly}
+      maxLength={schema.maxLength}
+      placeholder={placeholder}
+      aria-invalid={invalid(rawErrors)}
+      className="aria-[invalid=true]:border-red-600"
+      onChange={(e) => onChange(empty(e.target.value))}
+      // a path field ('^/…'): the leading slash is added for the editor
+      onBlur={(e) => options.leadingSlash && e.target.value && !e.target.value.startsWith('/') && onChange(`/${e.target.value}`)}
+    />
   ),
-  textarea: ({ id, value, onChange, disabled, readonly }: WidgetProps) => (
-    <Textarea id={id} value={value ?? ''} disabled={disabled || readonly} onChange={(e) => onChange(empty(e.target.value))} />
+  textarea: ({ id, value, onChange, disabled, readonly, placeholder, rawErrors }: WidgetProps) => (
+    <Textarea id={id} value={value ?? ''} placeholder={placeholder} disabled={disabled || readonly} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(empty(e.target.value))} />
   ),
-  number: ({ id, value, onChange, disabled, readonly, schema }: WidgetProps) => (
-    <Input id={id} type="number" step={schema.type === 'integer' ? 1 : 'any'} value={value ?? ''} disabled={disabled || readonly} onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))} />
+  number: ({ id, value, onChange, disabled, readonly, schema, rawErrors, placeholder }: WidgetProps) => (
+    <Input id={id} type="number" step={schema.type === 'integer' ? 1 : 'any'} value={value ?? ''} placeholder={placeholder} disabled={disabled || readonly} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))} />
   ),
-  select: ({ id, value, onChange, disabled, readonly, schema, required }: WidgetProps) => (
-    <select id={id} value={value ?? ''} disabled={disabled || readonly} onChange={(e) => onChange(empty(e.target.value))} className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/20">
+  select: ({ id, value, onChange, disabled, readonly, schema, required, rawErrors }: WidgetProps) => (
+    <select id={id} value={value ?? ''} disabled={disabled || readonly} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(empty(e.target.value))} className={SELECT}>
       {(!required || value === undefined) && <option value="">—</option>}
-      {((schema.enum as string[]) ?? []).map((v) => <option key={v} value={v}>{v}</option>)}
+      {((schema.enum as string[]) ?? []).map((v) => <option key={v} value={v}>{enumLabel(v)}</option>)}
     </select>
   ),
+  language: function LanguageWidget({ id, value, onChange, disabled, readonly, required, rawErrors }: WidgetProps) {
+    const model = useModel();
+    const names = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'language' }) : undefined;
+    const known = !value || model.languages.includes(value);
+    return (
+      <select id={id} value={value ?? ''} disabled={disabled || readonly} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(empty(e.target.value))} className={SELECT}>
+        {(!required || value === undefined) && <option value="">—</option>}
+        {!known && <option value={value}>{value}</option>}
+        {model.languages.map((l) => <option key={l} value={l}>{`${names?.of(l) ?? l} (${l})`}</option>)}
+      </select>
+    );
+  },
   switch: ({ id, value, onChange, disabled, readonly, label }: WidgetProps) => <Switch id={id} checked={!!value} label={label} disabled={disabled || readonly} onChange={onChange} />,
-  datetime: ({ id, value, onChange, disabled }: WidgetProps) => <DateTimePicker id={id} value={value} disabled={disabled} onChange={(v) => onChange(v)} />,
-  date: ({ id, value, onChange, disabled }: WidgetProps) => <Input id={id} type="date" value={value ?? ''} disabled={disabled} onChange={(e) => onChange(empty(e.target.value))} />,
-  richText: ({ id, value, onChange, disabled }: WidgetProps) => <RichTextEditor id={id} value={value ?? ''} disabled={disabled} onChange={onChange} />,
+  datetime: (p: WidgetProps) => (
+    <DateTimePicker id={p.id} value={p.value} disabled={p.disabled || p.readonly} onChange={(v) => p.onChange(v)} onValidityChange={(bad) => ctxOf(p).setInvalid?.(nameOf(p), bad)} />
+  ),
+  date: ({ id, value, onChange, disabled, rawErrors }: WidgetProps) => <Input id={id} type="date" value={value ?? ''} disabled={disabled} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(empty(e.target.value))} />,
+  richText: ({ id, value, onChange, disabled, label }: WidgetProps) => <RichTextEditor id={id} value={value ?? ''} disabled={disabled} label={label} onChange={onChange} />,
   file: FileWidget,
-  reference: function ReferenceWidget({ id, value, onChange, disabled, options }: WidgetProps) {
+  reference: function ReferenceWidget({ id, value, onChange, disabled, options, rawErrors }: WidgetProps) {
     const model = useModel();
     const target = model.entities.find((e) => e.id === options.target);
     if (!target) return <Input id={id} value={value ?? ''} onChange={(e) => onChange(empty(e.target.value))} />;
-    return <AdminSelectInput id={id} entity={target} value={value} disabled={disabled} onChange={(v) => onChange(v ?? undefined)} />;
+    return <AdminSelectInput id={id} entity={target} value={value} disabled={disabled} invalid={!!rawErrors?.length} onChange={(v) => onChange(v ?? undefined)} />;
+  },
+  /** a reference whose entity is chosen by a sibling module field: pick the module there, then the row here */
+  polyReference: function PolyReferenceWidget(p: WidgetProps) {
+    const model = useModel();
+    const { moduleField, name } = p.options as { moduleField: string; name: string };
+    const module = ctxOf(p).formData?.[moduleField] as string | undefined;
+    const target = module ? model.entities.find((e) => e.module === module && e.name === name) : undefined;
+    if (!module) return <p className="text-sm text-slate-500">Choose the {humanize(moduleField).toLowerCase()} first</p>;
+    if (!target) return <p className="text-sm text-red-700">{moduleTitle(module)} has no {name}</p>;
+    return <AdminSelectInput id={p.id} entity={target} value={p.value} disabled={p.disabled} invalid={!!p.rawErrors?.length} onChange={(v) => p.onChange(v ?? undefined)} />;
   },
 };
 
+type Pair = { key: string; value: string; raw?: unknown };
+const isFlat = (v: unknown) => v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x)));
+const pairsOf = (v: unknown): Pair[] => Object.entries((v ?? {}) as Record<string, unknown>).map(([key, raw]) => ({ key, value: raw === null ? '' : String(raw), raw }));
+function objectOf(pairs: Pair[]): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const p of pairs) if (p.key.trim()) out[p.key.trim()] = p.raw !== undefined && String(p.raw ?? '') === p.value ? p.raw : p.value;
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** fields whose value is an object: language maps and JSON documents */
 export const fields: RegistryFieldsType = {
-  localized: function LocalizedField({ fieldPathId, formData, onChange, uiSchema, disabled, readonly }: FieldProps) {
+  localized: function LocalizedField({ fieldPathId, formData, onChange, uiSchema, disabled, readonly, schema }: FieldProps) {
     const model = useModel();
     const opts = (uiSchema?.['ui:options'] ?? {}) as { richText?: boolean; multiline?: boolean };
     return (
@@ -63,56 +125,89 @@ export const fields: RegistryFieldsType = {
         languages={model.languages}
         multiline={opts.multiline}
         disabled={disabled || readonly}
-        onChange={(v) => onChange(v, fieldPathId.path)}
-        renderEditor={opts.richText ? (p) => <RichTextEditor key={p.lang} id={p.id} value={p.value} disabled={p.disabled} onChange={p.onChange} /> : undefined}
+        onChange={(v) => onChange(Object.keys(v).length ? v : undefined, fieldPathId.path)}
+        renderEditor={opts.richText ? (p) => <RichTextEditor key={p.lang} id={p.id} label={`${schema.title ?? ''} (${p.lang.toUpperCase()})`} value={p.value} disabled={p.disabled} onChange={p.onChange} /> : undefined}
       />
     );
   },
+  /** a JSON document: key / value pairs when it is flat (a form's answers), else JSON text */
   json: function JsonField({ fieldPathId, formData, onChange, disabled, readonly }: FieldProps) {
+    const [asText, setAsText] = useState(() => !isFlat(formData));
+    const [pairs, setPairs] = useState<Pair[]>(() => pairsOf(isFlat(formData) ? formData : undefined));
     const [text, setText] = useState(() => (formData === undefined ? '' : JSON.stringify(formData, null, 2)));
     const [bad, setBad] = useState(false);
+    const off = disabled || readonly;
+    const id = fieldPathId.$id;
+    const setAll = (next: Pair[]) => {
+      setPairs(next);
+      onChange(objectOf(next), fieldPathId.path);
+    };
+    if (!asText) {
+      return (
+        <div className="flex flex-col gap-2" role="group" aria-labelledby={`${id}-label`}>
+          {pairs.length === 0 && <p className="text-sm text-slate-500">No entries</p>}
+          {pairs.map((p, i) => (
+            <div key={i} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] gap-2">
+              <Input id={i === 0 ? id : undefined} aria-label={`Key ${i + 1}`} value={p.key} disabled={off} placeholder="Key" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
+              <Input aria-label={p.key ? `Value of ${p.key}` : `Value ${i + 1}`} value={p.value} disabled={off} placeholder="Value" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+              <Button size="icon" variant="ghost" aria-label={`Remove ${p.key || `entry ${i + 1}`}`} disabled={off} onClick={() => setAll(pairs.filter((_, j) => j !== i))}><Trash2 className="h-4 w-4" /></Button>
+            </div>
+          ))}
+          <div className="flex gap-2">
+            <Button size="sm" variant="outline" disabled={off} onClick={() => setPairs([...pairs, { key: '', value: '' }])}><Plus className="h-4 w-4" /> Add entry</Button>
+            <Button size="sm" variant="ghost" onClick={() => { setText(formData === undefined ? '' : JSON.stringify(formData, null, 2)); setAsText(true); }}>Edit as JSON</Button>
+          </div>
+        </div>
+      );
+    }
     return (
       <div>
         <Textarea
-          id={fieldPathId.$id}
+          id={id}
           value={text}
-          disabled={disabled || readonly}
+          disabled={off}
           aria-invalid={bad}
           className="font-mono text-xs"
           onChange={(e) => {
             setText(e.target.value);
             if (e.target.value.trim() === '') return setBad(false), onChange(undefined, fieldPathId.path);
             try {
-              onChange(JSON.parse(e.target.value), fieldPathId.path);
+              const parsed = JSON.parse(e.target.value);
+              onChange(parsed, fieldPathId.path);
               setBad(false);
+              if (isFlat(parsed)) setPairs(pairsOf(parsed));
             } catch {
               setBad(true);
             }
           }}
         />
         {bad && <p className="mt-1 text-xs text-red-700">Not valid JSON</p>}
+        {!bad && isFlat(formData) && <Button size="sm" variant="ghost" className="mt-1" onClick={() => { setPairs(pairsOf(formData)); setAsText(false); }}>Edit as key / value pairs</Button>}
       </div>
     );
   },
 };
 
-/** label, control, help and errors, Tailwind-styled */
-export function FieldTemplate({ id, label, required, children, rawErrors, description, hidden, displayLabel, schema }: FieldTemplateProps) {
+/** label (with a mark on required fields), control, help and errors in words */
+export function FieldTemplate({ id, label, required, children, rawErrors, description, hidden, schema, uiSchema }: FieldTemplateProps) {
   if (hidden) return <div className="hidden">{children}</div>;
   if (id === 'root') return <>{children}</>;
+  const widget = uiSchema?.['ui:widget'];
+  // the date-time picker says its own error beside the field
+  const errors = (rawErrors ?? []).filter((e) => !(widget === 'datetime' && e === DATE_TIME_ERROR));
+  const help = typeof schema.description === 'string' ? schema.description : undefined;
   return (
-    <div className="flex flex-col gap-1">
-      {displayLabel !== false && schema.type !== 'object' || (schema.type === 'object' && label) ? (
-        <label htmlFor={id} className="text-sm font-medium text-slate-700">
-          {label}
-          {required && <span className="text-red-600"> *</span>}
-        </label>
-      ) : null}
+    <div className="flex flex-col gap-1" data-field-invalid={errors.length ? 'true' : undefined}>
+      <label id={`${id}-label`} htmlFor={id} className="text-sm font-medium text-slate-700">
+        {label}
+        {required && <span className="text-red-600" aria-hidden> *</span>}
+        {required && <span className="sr-only"> (required)</span>}
+      </label>
       {children}
-      {description && typeof description !== 'string' ? <div className="text-xs text-slate-500">{description}</div> : null}
-      {rawErrors?.length ? (
-        <ul className="text-xs text-red-700" role="alert">
-          {rawErrors.map((e) => <li key={e}>{e}</li>)}
+      {help ? <div className="text-xs text-slate-500">{help}</div> : description && typeof description !== 'string' ? <div className="text-xs text-slate-500">{description}</div> : null}
+      {errors.length ? (
+        <ul className="text-xs text-red-700" role="alert" id={`${id}-error`}>
+          {errors.map((e) => <li key={e}>{e}</li>)}
         </ul>
       ) : null}
     </div>
@@ -120,5 +215,5 @@ export function FieldTemplate({ id, label, required, children, rawErrors, descri
 }
 
 export function ObjectFieldTemplate({ properties }: ObjectFieldTemplateProps) {
-  return <div className="grid gap-4">{properties.map((p) => <div key={p.name}>{p.content}</div>)}</div>;
+  return <div className="grid gap-4">{properties.map((p) => <div key={p.name} className={p.hidden ? 'hidden' : undefined}>{p.content}</div>)}</div>;
 }

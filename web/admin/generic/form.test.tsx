@@ -1,0 +1,212 @@
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { entity, fakeApi, renderAdmin } from '../test-utils.js';
+import { GenericForm } from './form.js';
+import { FormDialog } from './row.js';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const posts = (api: ReturnType<typeof fakeApi>, path: string) => api.calls.filter((c) => c.method === 'POST' && c.path === path);
+/** the field with this label (a required one's label also says so) */
+const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}( \\*)?( \\(required\\))?$`)) as HTMLInputElement;
+
+describe('the generic form', () => {
+  it('an empty form makes nothing: the title is required, said beside it, and takes the focus', async () => {
+    const api = fakeApi({});
+    renderAdmin(<GenericForm entity={entity('ecommerce/product')} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create' }));
+    const title = field('Admin title');
+    await waitFor(() => expect(title.getAttribute('aria-invalid')).toBe('true'));
+    expect(title.closest('[data-field-invalid]')!.textContent).toContain('Required');
+    expect(document.activeElement).toBe(title);
+    expect(posts(api, '/api/ecommerce/products')).toHaveLength(0);
+    // required fields are marked
+    expect(screen.getByText('Admin title').closest('label')!.textContent).toContain('(required)');
+    expect(screen.getByText('Slug').closest('label')!.textContent).not.toContain('(required)');
+  });
+
+  it('the admin title and the slug follow the title as it is typed, until edited; the pattern is said in words', async () => {
+    const api = fakeApi({});
+    renderAdmin(<GenericForm entity={entity('ecommerce/category')} />);
+    await screen.findByRole('button', { name: 'Create' });
+    const title = document.querySelector<HTMLInputElement>('input[lang="en"]')!;
+    await userEvent.type(title, 'Ready templates');
+    expect(field('Admin title').value).toBe('Ready templates');
+    expect(field('Slug').value).toBe('ready-templates');
+    await userEvent.clear(field('Slug'));
+    await userEvent.type(field('Slug'), 'Not A Slug');
+    await userEvent.type(title, ' 2');
+    expect(field('Slug').value).toBe('Not A Slug');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Use only lowercase letters, digits and hyphens');
+    expect(screen.queryByText(/must match/)).toBeNull();
+    await userEvent.clear(field('Slug'));
+    await userEvent.type(field('Slug'), 'ready');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Created successfully');
+    expect(posts(api, '/api/ecommerce/categories')[0]!.data).toMatchObject({ adminTitle: 'Ready templates 2', slug: 'ready', title: { en: 'Ready templates 2' } });
+  });
+
+  it('text defaults are placeholders, not values; a path gets its leading slash; the language is a select of the site’s', async () => {
+    const api = fakeApi({});
+    renderAdmin(<GenericForm entity={entity('host/page')} />);
+    await screen.findByRole('button', { name: 'Create' });
+    expect(field('Title').value).toBe('');
+    expect(field('Title').placeholder).toBe('Page');
+    expect(field('Description').placeholder).toBe('Description');
+    expect(field('URL').value).toBe('');
+    expect(screen.getByText('URL').closest('label')!.textContent).toContain('(required)');
+    const language = screen.getByLabelText('Language') as HTMLSelectElement;
+    expect(language.tagName).toBe('SELECT');
+    expect([...language.options].map((o) => o.value).filter(Boolean)).toEqual(['en', 'ru']);
+    expect(language.value).toBe('en');
+    await userEvent.type(field('Admin title'), 'Blog');
+    await userEvent.type(field('URL'), 'blog');
+    await userEvent.tab();
+    expect(field('URL').value).toBe('/blog');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Created successfully');
+    const sent = posts(api, '/api/host/pages')[0]!.data as Record<string, unknown>;
+    expect(sent).toMatchObject({ adminTitle: 'Blog', url: '/blog', language: 'en' });
+    expect(sent.title).toBeUndefined();
+    expect(sent.description).toBeUndefined();
+  });
+
+  it('a date-time that cannot be read is refused beside the field, and nothing is saved', async () => {
+    const api = fakeApi({});
+    renderAdmin(<GenericForm entity={entity('agent/agent')} />);
+    await userEvent.type(await screen.findByLabelText('Admin title', { exact: false }), 'Nightly');
+    await userEvent.type(field('Interval'), '0 3 * * *');
+    const when = screen.getByLabelText('Last run at') as HTMLInputElement;
+    await userEvent.type(when, '32.13.2026 25:99');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Use DD.MM.YYYY HH:mm');
+    expect(when.getAttribute('aria-invalid')).toBe('true');
+    expect(posts(api, '/api/agent/agents')).toHaveLength(0);
+    await userEvent.clear(when);
+    await userEvent.type(when, '05.03.2026 09:05');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Created successfully');
+    expect(posts(api, '/api/agent/agents')[0]!.data).toMatchObject({ lastRunAt: new Date(2026, 2, 5, 9, 5).toISOString() });
+  });
+
+  it('a server error on a field is said once, beside it; a server fault offers Retry and goes away once saved', async () => {
+    const api = fakeApi({ 'ecommerce/product': [{ adminTitle: 'Taken', slug: 'taken' }] });
+    renderAdmin(<GenericForm entity={entity('ecommerce/product')} />);
+    await userEvent.type(await screen.findByLabelText('Admin title', { exact: false }), 'Lamp');
+    await userEvent.clear(field('Slug'));
+    await userEvent.type(field('Slug'), 'taken');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    const beside = await screen.findByText('slug is already taken');
+    expect(beside.closest('[data-field-invalid]')).toBe(field('Slug').closest('[data-field-invalid]'));
+    expect([...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent).join()).not.toContain('already taken');
+    expect(screen.getByRole('button', { name: 'Create' }).getAttribute('data-status')).toBe('error');
+    expect(document.activeElement).toBe(field('Slug'));
+
+    await userEvent.clear(field('Slug'));
+    await userEvent.type(field('Slug'), 'lamp');
+    api.fail('POST /api/ecommerce/products', 500, { message: 'Internal Server Error', status: 500 });
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    const toast = await screen.findByText('The change could not be saved: the server had a problem. Try again.');
+    expect(screen.queryByText(/500 \| Internal Server Error/)).toBeNull();
+    await userEvent.click(within(toast.closest('[data-sonner-toast]') as HTMLElement).getByRole('button', { name: 'Retry' }));
+    await screen.findByText('Created successfully');
+    await waitFor(() => expect(screen.queryByText('The change could not be saved: the server had a problem. Try again.')).toBeNull());
+  });
+
+  it('a key/value document has its label and is edited as pairs', async () => {
+    const api = fakeApi({});
+    renderAdmin(<GenericForm entity={entity('crm/request')} />);
+    expect(await screen.findByText('Payload')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Add entry' }));
+    await userEvent.type(screen.getByLabelText('Key 1'), 'name');
+    await userEvent.type(screen.getByLabelText('Value of name'), 'Ann');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Created successfully');
+    expect(posts(api, '/api/crm/requests')[0]!.data).toMatchObject({ payload: { name: 'Ann' } });
+  });
+
+  it('an upload fills the title from the file’s name and the size, extension and type from the answer', async () => {
+    const api = fakeApi({});
+    renderAdmin(<GenericForm entity={entity('file-storage/file')} />);
+    await screen.findByRole('button', { name: 'Create' });
+    const bytes = new Uint8Array(1234);
+    await userEvent.upload(screen.getByLabelText('Upload a file'), new File([bytes], 'team_photo-2026.png', { type: 'image/png' }));
+    await waitFor(() => expect(api.calls.map((c) => c.path)).toContain('/api/file-storage/files/upload'));
+    await waitFor(() => expect(field('Admin title').value).toBe('team photo 2026'));
+    expect(field('Size').value).toBe('1234');
+    expect(field('Extension').value).toBe('png');
+    expect(field('MIME type').value).toBe('image/png');
+    expect(field('Slug').value).toBe('team-photo-2026');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Created successfully');
+    expect(posts(api, '/api/file-storage/files')[0]!.data).toMatchObject({ adminTitle: 'team photo 2026', size: 1234, extension: 'png', mimeType: 'image/png', file: expect.stringMatching(/^\/files\/.+\.png$/) });
+  });
+
+  it('a link to another module’s widget: the module first, then the widget by its title', async () => {
+    const api = fakeApi({ 'host/widget': [{ adminTitle: 'Home hero', slug: 'home-hero' }], 'website-builder/widget': [{ adminTitle: 'Footer', slug: 'footer' }], 'blog/widget': [{ adminTitle: 'Latest articles', slug: 'latest' }] });
+    const host = api.rows('host/widget')[0]!;
+    renderAdmin(<GenericForm entity={entity('host/widgets-to-external-widgets')} prefill={{ widgetId: host.id }} />);
+    const module = (await screen.findByLabelText('External module')) as HTMLSelectElement;
+    expect(module.value).toBe('website-builder');
+    const picker = screen.getByRole('combobox', { name: /External widget/ });
+    await userEvent.click(picker);
+    expect(await screen.findByRole('option', { name: /Footer/ })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await userEvent.selectOptions(module, 'Blog');
+    await userEvent.click(screen.getByRole('combobox', { name: /External widget/ }));
+    await userEvent.click(await screen.findByRole('option', { name: /Latest articles/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Created successfully');
+    expect(posts(api, '/api/host/widgets-to-external-widgets')[0]!.data).toMatchObject({ widgetId: host.id, externalModule: 'blog', externalWidgetId: api.rows('blog/widget')[0]!.id });
+  });
+});
+
+function Opener({ onClose }: { onClose?: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>Open agent</button>
+      {open && <FormDialog entity={entity('agent/agent')} open onClose={() => { setOpen(false); onClose?.(); }} />}
+    </>
+  );
+}
+
+describe('the form dialog', () => {
+  it('Escape with unsaved changes asks first; Keep editing keeps them, Discard closes; focus returns to the opener', async () => {
+    fakeApi({});
+    const onClose = vi.fn();
+    renderAdmin(<Opener onClose={onClose} />);
+    const opener = await screen.findByRole('button', { name: 'Open agent' });
+    await userEvent.click(opener);
+    await userEvent.type(await screen.findByLabelText('Admin title', { exact: false }), 'Nightly');
+    await userEvent.keyboard('{Escape}');
+    const ask = await screen.findByRole('alertdialog', { name: 'Discard unsaved changes?' });
+    await userEvent.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    expect(field('Admin title').value).toBe('Nightly');
+    expect(onClose).not.toHaveBeenCalled();
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(within(await screen.findByRole('alertdialog', { name: 'Discard unsaved changes?' })).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('Escape in the calendar closes only the calendar', async () => {
+    fakeApi({});
+    renderAdmin(<Opener />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Open agent' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose date and time' }));
+    expect(screen.getByRole('dialog', { name: 'Choose date and time' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Choose date and time' })).toBeNull());
+    expect(screen.getByRole('dialog', { name: /Add new: Agent/ })).toBeTruthy();
+    // and a second Escape closes the form (nothing typed: no question)
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: /Add new: Agent/ })).toBeNull());
+  });
+});
