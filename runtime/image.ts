@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { ReactElement } from 'react';
-import satori from 'satori';
-import { Resvg } from '@resvg/resvg-js';
 
 type Font = { name: string; data: Buffer; weight: 400 | 700; style: 'normal' };
 let fonts: Promise<Font[]> | undefined;
@@ -29,6 +27,8 @@ function loadFonts(): Promise<Font[]> {
  * @example const png = await renderImage(<div style={{ display: 'flex' }}>Hello</div>, { width: 1200, height: 630 });
  */
 export async function renderImage(node: ReactElement, opts: { width: number; height: number }): Promise<Buffer> {
+  // loaded on the first image: satori and resvg are large, and most requests draw none
+  const [{ default: satori }, { Resvg }] = await Promise.all([import('satori'), import('@resvg/resvg-js')]);
   const svg = await satori(node, { width: opts.width, height: opts.height, fonts: await loadFonts() });
   return Buffer.from(new Resvg(svg, { fitTo: { mode: 'width', value: opts.width }, font: { loadSystemFonts: false } }).render().asPng());
 }

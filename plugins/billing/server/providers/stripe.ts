@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { ProviderFailed, WebhookRefused, type PaymentEvent, type PaymentProvider, type PaymentRequest } from './provider.js';
 
 export interface StripeOptions {
@@ -24,18 +24,20 @@ function outcomeOf(type: string, session: Stripe.Checkout.Session): PaymentEvent
  */
 export function stripeProvider(options: StripeOptions): PaymentProvider {
   const api = options.apiUrl ? new URL(options.apiUrl) : undefined;
-  const stripe = new Stripe(options.secretKey, {
+  // the Stripe library is loaded on the first payment or webhook, not at start
+  let made: Promise<Stripe> | undefined;
+  const client = () => (made ??= import('stripe').then(({ default: StripeClient }) => new StripeClient(options.secretKey, {
     telemetry: false,
     maxNetworkRetries: 1,
     timeout: 20_000,
     ...(api && { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol.replace(':', '') as 'http' | 'https' }),
-  });
+  })));
   return {
     name: 'stripe',
     async createPayment(request: PaymentRequest) {
       let session: Stripe.Checkout.Session;
       try {
-        session = await stripe.checkout.sessions.create(
+        session = await (await client()).checkout.sessions.create(
           {
             mode: 'payment',
             customer_email: request.email,
@@ -60,6 +62,7 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
       const signature = headers.get('stripe-signature');
       if (!signature) throw new WebhookRefused('no Stripe-Signature');
       let event: Stripe.Event;
+      const stripe = await client();
       try {
         event = stripe.webhooks.constructEvent(body, signature, options.webhookSecret);
       } catch (e) {

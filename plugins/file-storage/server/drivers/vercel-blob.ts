@@ -1,4 +1,5 @@
-import { del, put } from '@vercel/blob';
+/** @vercel/blob, loaded on first use */
+const blob = () => import('@vercel/blob');
 import { STORED_KEY, type StorageDriver } from './driver.js';
 
 /**
@@ -20,14 +21,14 @@ export function vercelBlobDriver(options: { token: string }): StorageDriver {
   return {
     name: 'vercel-blob',
     async put(key, bytes, mimeType) {
-      const blob = await put(key, Buffer.from(bytes), { access: 'public', token, contentType: mimeType, addRandomSuffix: false, cacheControlMaxAge: 31536000 });
-      return blob.url;
+      const stored = await (await blob()).put(key, Buffer.from(bytes), { access: 'public', token, contentType: mimeType, addRandomSuffix: false, cacheControlMaxAge: 31536000 });
+      return stored.url;
     },
     // the store serves its objects itself
     get: async () => undefined,
     keyOf: ours,
     async remove(file) {
-      if (ours(file)) await del(file, { token });
+      if (ours(file)) await (await blob()).del(file, { token });
     },
   };
 }
