@@ -45,8 +45,9 @@ export function MoreLink({ to, children = 'More', className }: { to: string; chi
 }
 
 /** the responsive card grid: 1 column, 2 on md, 3 on lg */
-export function CardGrid({ children, label }: { children: ReactNode; label?: string }) {
-  return <div role="list" aria-label={label} className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">{children}</div>;
+/** cards in a grid: three columns on large screens, or two (spec §2: product lists) */
+export function CardGrid({ children, label, columns = 3 }: { children: ReactNode; label?: string; columns?: 2 | 3 }) {
+  return <div role="list" aria-label={label} data-columns={columns} className={columns === 2 ? 'grid grid-cols-1 gap-6 md:grid-cols-2' : 'grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3'}>{children}</div>;
 }
 
 export const GridItem = ({ children }: { children: ReactNode }) => <div role="listitem">{children}</div>;

@@ -74,10 +74,10 @@ export function ProductMasonry({ products, label }: { products: Expanded[]; labe
   );
 }
 
-/** products as the card grid */
-export function ProductGrid({ products, label }: { products: Expanded[]; label: string }) {
+/** products as the card grid (three columns), or a product list's two columns on large screens (spec §2) */
+export function ProductGrid({ products, label, columns = 3 }: { products: Expanded[]; label: string; columns?: 2 | 3 }) {
   return (
-    <CardGrid label={label}>
+    <CardGrid label={label} columns={columns}>
       {products.map((p) => (
         <GridItem key={p.id}>
           <ProductCard product={p} />

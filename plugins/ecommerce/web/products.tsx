@@ -9,7 +9,7 @@ export function ProductListDefault({ row }: { row: Expanded }) {
   return (
     <Section row={row}>
       <SectionHeader row={row} />
-      <ProductGrid products={products} label={t(row.title) || 'Products'} />
+      <ProductGrid products={products} label={t(row.title) || 'Products'} columns={2} />
     </Section>
   );
 }
