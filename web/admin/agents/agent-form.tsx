@@ -112,10 +112,5 @@ export function AgentRuns({ agent }: { agent: Row }) {
 
 /** agent/agent admin-form: the generic form, then the agent's run history */
 export function AgentForm(props: { entity: EntityInfo; row?: Row; prefill?: Record<string, unknown>; onSaved?: (row: Row) => void }) {
-  return (
-    <div className="flex flex-col gap-6">
-      <GenericForm {...props} />
-      {props.row && <AgentRuns agent={props.row} />}
-    </div>
-  );
+  return <GenericForm {...props} after={props.row && <AgentRuns agent={props.row} />} />;
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/core';
 import validator from '@rjsf/validator-ajv8';
@@ -55,8 +56,10 @@ const shortMessage = (e: unknown) => (e instanceof Error ? e.message.split(' | '
  * words what a field needs, beside it; the first field in error takes focus. A new row's admin title and slug
  * follow its title as the editor types, until edited. An existing row's form nests its relations.
  */
-export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChange }: {
+export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChange, after }: {
   entity: EntityInfo;
+  /** more of the record below the fields and relations, inside the form's scrolling body (a module's own view) */
+  after?: ReactNode;
   row?: Row;
   prefill?: Data;
   /** fields set by where the form is (a nested table's key): kept, not shown */
@@ -230,6 +233,7 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
           <span />
         </Form>
         {current && <RelationSections entity={entity} row={current} />}
+        {after && <div className="mt-6">{after}</div>}
       </div>
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white px-4 py-3 sm:px-6">
         <Button type="submit" form={formId} variant={status === 'success' ? 'success' : status === 'error' ? 'destructive' : 'primary'} disabled={save.isPending} data-status={status}>
