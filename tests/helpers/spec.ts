@@ -7,7 +7,12 @@ import { ROOT } from '../../engine/codegen.js';
  * the conformance test walks. The lists come from the document: what is written here is only how its prose
  * is read — which sentence heads name which entity, and the few phrases that describe a variant in words.
  */
-export const SPEC_PATH = process.env.SPEC_PATH ?? resolve(ROOT, '..', 'shared', 'spec', 'platform-spec.md');
+/**
+ * The spec: SPEC_PATH, else the shared one beside the repository, else the copy kept in docs/spec/ (a clone on
+ * its own, a new user's machine). The copy is refreshed from ../shared when it changes.
+ */
+export const SPEC_PATH =
+  process.env.SPEC_PATH ?? [resolve(ROOT, '..', 'shared', 'spec', 'platform-spec.md'), join(ROOT, 'docs', 'spec', 'platform-spec.md')].find((p) => existsSync(p)) ?? join(ROOT, 'docs', 'spec', 'platform-spec.md');
 
 export function readSpec(): string {
   if (!existsSync(SPEC_PATH)) throw new Error(`The spec is not at ${SPEC_PATH}: set SPEC_PATH to platform-spec.md`);
