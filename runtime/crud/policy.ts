@@ -186,6 +186,15 @@ export class Policy {
     };
   }
 
+  /**
+   * Whether a read of the entity depends on who asks beyond the route permissions: a private owned entity
+   * (scoped to the caller's rows) or one with fields of restricted read. Reads of the others skip resolving the
+   * caller altogether: the hot path of public content.
+   */
+  readDependsOnCaller(entity: Entity): boolean {
+    return !!this.restricted.get(entity.id)?.length || (!!entity.owner && entity.access === 'private');
+  }
+
   /** whether a field is readable by everyone (page data, expansions and the page cache show only those) */
   static isPublicField(f: Field): boolean {
     return !f.secret && (!f.access?.read || f.access.read.includes('public'));

@@ -37,6 +37,9 @@ function listOf(data: unknown): unknown[] {
  * segments pick the entity, so ten routes serve every manifest — list, count, get, create, update,
  * delete, find-or-create, bulk create and bulk update.
  */
+/** the reader of an entity whose reads do not depend on who asks: every field readable, no scope */
+const UNSCOPED_READER: Caller = { kind: 'system', roles: [], admin: true };
+
 export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }: CrudDeps): Hono {
   const app = new Hono();
   const byRoute = new Map(model.entities.map((e) => [`${e.module}/${e.route}`, e]));
@@ -59,10 +62,13 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
   }
   const opts = (caller: Caller, entity: Entity) => ({ caller, linkTo: policy.linkOwner(caller, entity) });
 
+  /** who asks, for a read: resolved only when the answer depends on it (public content skips the session lookup) */
+  const readerOf = (c: Context, entity: Entity): Promise<Caller> => (policy.readDependsOnCaller(entity) ? callerOf(c) : Promise.resolve(UNSCOPED_READER));
+
   app.get(base, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'list');
-    const caller = await callerOf(c);
+    const caller = await readerOf(c, entity);
     const q = parseListQuery(entity, model, repo.table(entity), dialect, query(c), policy.filterable(caller));
     const scope = policy.scope(caller, entity);
     if (scope) q.where = and(q.where, scope);
@@ -75,7 +81,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
   app.get(`${base}/count`, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'count');
-    const caller = await callerOf(c);
+    const caller = await readerOf(c, entity);
     const where = whereOf(entity, model, repo.table(entity), dialect, query(c).filters, policy.filterable(caller));
     return c.json({ data: await repo.count(entity, and(where, policy.scope(caller, entity))) });
   });
@@ -83,6 +89,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
     const entity = entityOf(c);
     const row = await repo.getOrThrow(entity, idParam(c));
     await allow(c, entity, 'get', row);
+    if (!policy.readDependsOnCaller(entity)) return c.json({ data: row });
     const caller = await callerOf(c);
     await policy.checkRead(caller, entity, row);
     const [shown] = await policy.project(caller, entity, [{ ...row }]);
