@@ -264,7 +264,11 @@ export function loadModel(schemasDir: string): Model {
       description: manifest.description, access: manifest.access ?? 'public',
       variants, defaultVariant, relation: manifest.relation, unique: manifest.unique ?? [],
       fields, table: tableName(module, manifest.route), file,
+      ...(manifest.renamedFrom !== undefined && { renamedFromTable: tableName(module, manifest.renamedFrom) }),
+      ...(manifest.expandBack && { expandBack: true }),
     });
+    if (manifest.expandBack && manifest.relation?.length !== 2) problems.push({ file, path: '/expandBack', rule: 'relation', message: 'expandBack is for a relation entity with two ends' });
+    if (manifest.renamedFrom === manifest.route) problems.push({ file, path: '/renamedFrom', rule: 'rename', message: 'an entity cannot be renamed from its own route' });
   }
   const tables = new Map<string, string>();
   for (const e of entities) {
@@ -272,6 +276,11 @@ export function loadModel(schemasDir: string): Model {
       problems.push({ file: e.file, path: '/route', rule: 'unique-table', message: `table '${e.table}' is also made by ${tables.get(e.table)}` });
     }
     tables.set(e.table, e.file);
+  }
+  for (const e of entities) {
+    if (e.renamedFromTable && tables.has(e.renamedFromTable)) {
+      problems.push({ file: e.file, path: '/renamedFrom', rule: 'rename', message: `table '${e.renamedFromTable}' is still made by ${tables.get(e.renamedFromTable)}: a rename leaves the old route behind` });
+    }
   }
   problems.push(...nameCollisions(entities));
   const byId = new Map(entities.map((e) => [e.id, e]));

@@ -75,6 +75,10 @@ export interface Manifest {
   variants?: string[];
   relation?: string[];
   unique?: string[][];
+  /** the entity's previous route: the next migration renames its table instead of dropping it */
+  renamedFrom?: string;
+  /** a relation whose far end's rows also carry it, with its near end, when expanded (an attribute shows its key) */
+  expandBack?: boolean;
   fields: Record<string, FieldSpec>;
 }
 
@@ -102,10 +106,14 @@ export interface Entity {
   variants: string[];
   defaultVariant: string;
   relation?: string[];
+  /** a relation expanded from its far end too (manifest `expandBack`) */
+  expandBack?: boolean;
   unique: string[][];
   /** common fields first, then the manifest's, in order */
   fields: Field[];
   table: string;
+  /** the table of the entity's previous route (manifest `renamedFrom`): the next migration renames it to `table` */
+  renamedFromTable?: string;
   /** path of the manifest, relative to the schemas folder */
   file: string;
 }

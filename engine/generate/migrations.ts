@@ -131,6 +131,19 @@ function renameInSnapshot(s: Snapshot, table: string, from: string, to: string) 
   for (const f of Object.values(t.foreignKeys)) f.columnsFrom = f.columnsFrom.map((x) => (x === from ? to : x));
 }
 
+/**
+ * the snapshot as if a table had always had its new name, the foreign keys of other tables pointing at it included
+ * (the rename itself is a statement of its own; what is named after the table, its indexes and keys, drizzle-kit
+ * then renames as any other change)
+ */
+function renameTableInSnapshot(s: Snapshot, d: Dialect, from: string, to: string) {
+  const t = s.tables[tableKey(d, from)];
+  if (!t) return;
+  delete s.tables[tableKey(d, from)];
+  s.tables[tableKey(d, to)] = { ...t, name: to };
+  for (const table of Object.values(s.tables)) for (const f of Object.values(table.foreignKeys)) if (bare(f.tableTo) === from) f.tableTo = to;
+}
+
 function readJson<T>(path: string): T | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : undefined;
 }
@@ -275,6 +288,23 @@ export async function planMigration(opts: {
   const changes: Change[] = [];
   const firstProblem = problems.length;
 
+  // tables renamed first (an entity's `renamedFrom`): from then on the old table has its new name
+  const tableRenames: { from: string; to: string }[] = [];
+  for (const e of model.entities) {
+    const from = e.renamedFromTable;
+    if (!from || !prevState.tables[from]) continue; // applied already, or never stored
+    if (prevState.tables[e.table]) {
+      problems.push({ file: e.file, path: '/renamedFrom', rule: 'rename', message: `cannot rename table ${from} to ${e.table}: both tables are stored; drop one first` });
+      continue;
+    }
+    tableRenames.push({ from, to: e.table });
+    prevState.tables[e.table] = { ...prevState.tables[from], entity: e.id, file: e.file };
+    delete prevState.tables[from];
+    for (const t of Object.values(prevState.tables)) for (const c of Object.values(t.columns)) if (c.target === from) c.target = e.table;
+    for (const d of DIALECTS) renameTableInSnapshot(prev[d], d, from, e.table);
+    changes.push({ table: e.table, entity: e.id, verb: 'rename', detail: `rename table ${from} to ${e.table}` });
+  }
+
   // renames first: from then on the old column has its new name
   const renames: { table: string; from: string; to: string }[] = [];
   for (const e of model.entities) {
@@ -413,6 +443,7 @@ export async function planMigration(opts: {
     const patched = d === 'pg' ? patchPg(s2, s3, p, c, conversions, backfills) : patchSqlite(s2, s3, conversions, backfills);
     const castable = guards.some((g) => g.castable) && d === 'pg';
     statements[d] = [
+      ...tableRenames.map((r) => (d === 'pg' ? `ALTER TABLE "${r.from}" RENAME TO "${r.to}";` : `ALTER TABLE \`${r.from}\` RENAME TO \`${r.to}\`;`)),
       ...renames.map((r) => (d === 'pg' ? `ALTER TABLE "${r.table}" RENAME COLUMN "${r.from}" TO "${r.to}";` : `ALTER TABLE \`${r.table}\` RENAME COLUMN \`${r.from}\` TO \`${r.to}\`;`)),
       ...(castable ? [PG_CASTABLE[0]] : []),
       ...guards.map((g) => `-- guard: ${g.message}\n${g.sql[d]}`),

@@ -5,13 +5,10 @@ import { ROOT } from '../../engine/codegen.js';
 import { plural } from '../../scripts/scaffold.js';
 
 /**
- * Routes the manifests give that the pluralizer would not, each with the reason it stays for now.
- * TODO(issue 12): 'ecommerce/attribute-key' becomes 'attribute-keys' once a route (and so a table,
- * ecommerce_attribute_keies) can be renamed keeping its rows; then this list is empty.
+ * Routes the manifests give that the pluralizer would not, each with the reason it stays. Empty: the last one,
+ * 'attribute-keies', became 'attribute-keys' through the manifest's `renamedFrom`, which renames the table.
  */
-const KNOWN_EXCEPTIONS: Record<string, string> = {
-  'ecommerce/attribute-key': 'attribute-keies',
-};
+const KNOWN_EXCEPTIONS: Record<string, string> = {};
 
 describe('route names', () => {
   it('the pluralizer: the last word of a name, English rules, words that are their own plural', () => {

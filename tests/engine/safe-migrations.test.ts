@@ -219,6 +219,68 @@ for (const d of DIALECTS) {
   });
 }
 
+/** an entity's route (and so its table) renamed with `renamedFrom`: its rows and the references to them are kept */
+for (const d of DIALECTS) {
+  describe(`an entity renamed on ${d.name}`, () => {
+    const p = scratchProject();
+    let db: TestDatabase;
+    afterAll(async () => {
+      await db?.drop();
+      p.remove();
+    });
+    const gen = () =>
+      codegen({
+        schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir,
+        canReplace: async (last) => !(await appliedMigrations(db.url))?.some((a) => a.createdAt >= last.when),
+      });
+    const boot = () => bootApp(db, { generatedDir: p.outDir, migrationsDir: p.migrationsDir });
+    const kind = (route: string, extra: Record<string, unknown> = {}) => ({ name: 'kind', route, title: 'Kind', ...extra, fields: { slug: { kind: 'text', required: true, unique: true } } });
+    const thing = { name: 'thing', route: 'things', title: 'Thing', fields: { title: { kind: 'text' }, kindId: { kind: 'reference', to: 'kind', required: true } } };
+
+    it('renames the table keeping every row and every reference; the old route is gone; a second codegen has nothing to do', async () => {
+      db = await d.make();
+      p.write('shop/kind.json', kind('kindes'));
+      p.write('shop/thing.json', thing);
+      await gen();
+      let t = await boot();
+      const kinds = (await t.call('POST', '/api/shop/kindes/bulk', { data: [{ slug: 'a' }, { slug: 'b' }] })).body.data as { id: string }[];
+      expect((await t.call('POST', '/api/shop/things', { data: { title: 'One', kindId: kinds[1].id } })).status).toBe(201);
+      await t.database.close();
+
+      p.write('shop/kind.json', kind('kinds', { renamedFrom: 'kindes' }));
+      const { migration } = await gen();
+      expect(migration!.tag).toBe('0001_shop_kind_rename');
+      expect(migration!.changes).toEqual(['shop/kind: rename table shop_kindes to shop_kinds']);
+      const sql = readFileSync(join(p.migrationsDir, d.name, '0001_shop_kind_rename.sql'), 'utf8');
+      expect(sql).toContain(d.name === 'pg' ? 'ALTER TABLE "shop_kindes" RENAME TO "shop_kinds"' : 'ALTER TABLE `shop_kindes` RENAME TO `shop_kinds`');
+      expect(sql).not.toMatch(/DROP TABLE [`"]shop_kindes[`"]/);
+      t = await boot();
+      const listed = await t.call('GET', '/api/shop/kinds?orderBy[and][0][column]=slug&orderBy[and][0][method]=asc');
+      expect(listed.body.data.map((k: { id: string; slug: string }) => [k.id, k.slug])).toEqual([[kinds[0].id, 'a'], [kinds[1].id, 'b']]);
+      expect((await t.call('GET', '/api/shop/kindes')).status).toBe(404);
+      const things = (await t.call('GET', '/api/shop/things')).body.data as { kindId: string }[];
+      expect(things.map((x) => x.kindId)).toEqual([kinds[1].id]);
+      // the reference still holds: a thing pointing nowhere is refused, deleting the kind removes its things
+      expect((await t.call('POST', '/api/shop/things', { data: { title: 'Two', kindId: '00000000-0000-4000-8000-000000000000' } })).status).toBeGreaterThanOrEqual(400);
+      expect((await t.call('DELETE', `/api/shop/kinds/${kinds[1].id}`)).status).toBe(200);
+      expect((await t.call('GET', '/api/shop/things')).body.data).toEqual([]);
+      await t.database.close();
+      // applied: `renamedFrom` left in place changes nothing
+      expect((await gen()).migration).toBeUndefined();
+    });
+
+    it('refuses a rename from a route another entity still uses', async () => {
+      p.write('shop/other.json', { name: 'other', route: 'others', title: 'Other', fields: { note: { kind: 'text' } } });
+      p.write('shop/kind.json', kind('kinds', { renamedFrom: 'others' }));
+      const e = await gen().catch((x) => x);
+      expect(e).toBeInstanceOf(ManifestError);
+      expect((e as ManifestError).message).toContain("table 'shop_others' is still made by shop/other.json: a rename leaves the old route behind");
+      rmSync(join(p.schemasDir, 'shop', 'other.json'));
+      p.write('shop/kind.json', kind('kinds', { renamedFrom: 'kindes' }));
+    });
+  });
+}
+
 /** the conversions between kinds, on rows that convert (and a date that does not exist, which does not) */
 for (const d of DIALECTS) {
   describe(`kind conversions on ${d.name}`, () => {

@@ -11,10 +11,7 @@ import { readSpec, specEntities, specVariants, VARIANT_WORDS } from '../helpers/
 /** a product name, to spell the spec's `{product}` variant names out as PRODUCT_NAME would */
 const PRODUCT = 'acme-studio';
 
-/**
- * Variants the spec names whose components belong to work in progress elsewhere, each with its issue.
- * The test allows these to be missing and nothing else; once one draws, it simply passes.
- */
+/** Variants the spec names that may be missing, each with its reason: none left. */
 const PENDING: Record<string, string> = {
   'ecommerce/widget/order-list-default': 'issue 9 (shop: the order list)',
   'ecommerce/widget/product-list-{product}-recommendation': 'issue 9 (shop)',
@@ -24,18 +21,8 @@ const PENDING: Record<string, string> = {
   'ecommerce/product/currency-toggle-group-default': 'issue 9 (shop: checkout)',
 };
 
-/**
- * Manifest variants an admin can pick that draw nothing yet, by entity id: other modules' widgets whose
- * web parts are being written elsewhere. The host widget is never drawn itself (it points at a module's widget).
- */
+/** Manifest variants an admin can pick that draw nothing, with the reason: only the host widget, which points at a module's widget. */
 const UNDRAWN: Record<string, string> = {
-  'agent/widget/default': 'issue 10 (services)',
-  'analytic/widget/default': 'issue 10 (services)',
-  'notification/widget/default': 'issue 10 (services)',
-  'file-storage/widget/default': 'issue 10 (services)',
-  'billing/widget/default': 'issue 9 (shop)',
-  'ecommerce/widget/order-list-default': 'issue 9 (shop)',
-  'ecommerce/widget/product-list-recommendation': 'issue 9 (shop)',
   'host/widget/default': 'a host widget is drawn through the module widget it points at',
 };
 
@@ -43,10 +30,10 @@ const UNDRAWN: Record<string, string> = {
 describe('conformance with the spec', () => {
   let spec: string;
   let model: Model;
-  beforeAll(() => {
+  beforeAll(async () => {
     spec = readSpec();
     model = loadModel(join(ROOT, 'schemas'));
-    registerPluginVariants();
+    await registerPluginVariants();
   });
 
   it('§2: every public widget variant the spec names resolves to a component, and an admin can pick it', () => {

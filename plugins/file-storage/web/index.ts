@@ -1,5 +1,6 @@
 import { register } from '../../../web/registry.js';
 import { FileView } from './file.js';
+import { FileGalleryWidget } from './gallery.js';
 
 /** the file variants the storefront draws; the generate-template-* ones render the file itself */
 export const FILE_VARIANTS = [
@@ -12,4 +13,5 @@ export const FILE_VARIANTS = [
 /** the file-storage module's web variants */
 export function registerFileStorageWeb() {
   for (const variant of FILE_VARIANTS) register(`file-storage/file/${variant}`, FileView);
+  register('file-storage/widget/default', FileGalleryWidget);
 }

@@ -1,0 +1,7 @@
+import { register } from '../../../web/registry.js';
+import { TextSection } from '../../../web/storefront/blocks.js';
+
+/** the billing module's web variants: its widget's 'default' is its text (title, subtitle, description) as a section */
+export function registerBillingWeb() {
+  register('billing/widget/default', TextSection);
+}
