@@ -19,6 +19,8 @@ import { addressLimiter } from './http/rate-limit.js';
 import { limitBodies, refuseNulInUrl, UPLOAD_BODY_BYTES } from './http/limits.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
+import { wire } from './http/wire.js';
+import { readFromPrimary } from './db/read-routing.js';
 
 export interface AppOptions {
   model: Model;
@@ -42,6 +44,7 @@ const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"] };
 export function createApp({ model, database, config, plugins = [], log }: AppOptions) {
   const logger = log ?? createLogger(config);
   const repo = new Repository(database, model);
+  const closing = new AbortController();
   repo.hooks.log = logger;
   const ctx: PluginContext = {
     model, database, repo, config, log: logger, services: {},
@@ -50,6 +53,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
     permits: async (c) => isPrivileged(await ctx.caller(c)),
     rateLimit: (name, limit) => addressLimiter(config, name, limit),
     privileged: async (c) => isPrivileged(await ctx.caller(c)),
+    closing: closing.signal,
   };
   for (const p of plugins) if (p.services) Object.assign(ctx.services, p.services(ctx));
   for (const p of plugins) if (p.authorizer) ctx.authorize = p.authorizer(ctx);
@@ -71,6 +75,9 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
       contentSecurityPolicy: API_CSP,
     }),
   );
+  // compression and validators (ETag, 304) of every answer the server makes in full; outside noStoreForSessions,
+  // so that it sees `no-store` and never gives a validator to an answer that depends on who asks
+  app.use(wire());
   // an answer to a request with credentials, or one that sets a cookie, is never stored by a browser or proxy
   app.use(async function noStoreForSessions(c, next) {
     await next();
@@ -89,6 +96,11 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
       maxAge: 600,
     });
     app.use('/api/*', (c, next) => (config.corsOrigins.includes(c.req.header('origin') ?? '') ? allowCors(c, next) : next()));
+  }
+  // with a read replica: a request that writes or carries credentials reads from the primary (its own writes, a
+  // session made a moment ago); anonymous GETs read from the replica
+  if (config.databaseReadUrl) {
+    app.use((c, next) => ((c.req.method === 'GET' || c.req.method === 'HEAD') && !carriesCredentials(c) ? next() : readFromPrimary(next)));
   }
   app.use(refuseNulInUrl);
   app.use(limitBodies((c) => isSignedCaller(c, config)));
@@ -115,5 +127,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   app.route('/api', crudRoutes({ model, repo, authorize, caller: (c) => ctx.caller(c), policy }));
   let matcher: ((method: string, path: string) => boolean) | undefined;
   ctx.hasRoute = (method, path) => (matcher ??= routeMatcher(app.routes, model))(method, path);
-  return { app, repo, ctx, policy, log: logger };
+  /** the start of a shutdown: long-lived answers end (ctx.closing) */
+  const shutdown = () => closing.abort();
+  return { app, repo, ctx, policy, log: logger, shutdown };
 }

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 export interface Config {
   port: number;
   databaseUrl: string;
+  /** a PostgreSQL read replica (DATABASE_READ_URL): anonymous GETs read there; writes and everything else use DATABASE_URL */
+  databaseReadUrl?: string;
   rbacSecretKey: string;
   production: boolean;
   logLevel: string;
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     databaseUrl: env.DATABASE_URL || 'file:./data/app.db',
+    databaseReadUrl: env.DATABASE_READ_URL || undefined,
     rbacSecretKey,
     production,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),

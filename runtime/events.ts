@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { workerChannel } from './cluster.js';
 
 /** events every server process sees: in-process, or through Redis pub/sub when REDIS_URL is set */
 export interface EventBus<T> {
@@ -39,7 +40,16 @@ export function createEventBus<T>(channel: string, redisUrl: string | undefined,
     local.on('event', listener);
     return () => void local.off('event', listener);
   };
-  if (!redisUrl) return { publish: emit, subscribe, ready: Promise.resolve(), close: async () => undefined };
+  if (!redisUrl) {
+    // several processes of one machine (WORKERS=N) without Redis: through the cluster's primary
+    const peers = workerChannel<T>(`events:${channel}`, emit);
+    return {
+      publish: (event) => (emit(event), peers?.publish(event)),
+      subscribe,
+      ready: Promise.resolve(),
+      close: async () => (local.removeAllListeners(), peers?.close()),
+    };
+  }
 
   const pub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   const sub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });

@@ -11,13 +11,21 @@ export interface Generated {
 
 /** loads what codegen wrote into a generated/ folder: the model graph and the drizzle tables of both dialects */
 export async function loadGenerated(dir: string): Promise<Generated> {
+  const model = loadModel(dir);
+  return { model, tables: { sqlite: await loadTables(dir, 'sqlite'), pg: await loadTables(dir, 'pg') } };
+}
+
+/** the model graph codegen wrote into a generated/ folder */
+export function loadModel(dir: string): Model {
   const model = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as Model;
   model.byId = Object.fromEntries(model.entities.map((e) => [e.id, e]));
-  const load = async (d: string) => {
-    const file = join(dir, 'db', `${d}.ts`);
-    // versioned by modification time: a regenerated file in the same process is a new module
-    const url = `${pathToFileURL(file).href}?v=${Math.round(statSync(file).mtimeMs * 1000)}`;
-    return ((await import(url)) as { tables: Record<string, Drizzle> }).tables;
-  };
-  return { model, tables: { sqlite: await load('sqlite'), pg: await load('pg') } };
+  return model;
+}
+
+/** the drizzle tables of one dialect codegen wrote into a generated/ folder */
+export async function loadTables(dir: string, dialect: 'sqlite' | 'pg'): Promise<Record<string, Drizzle>> {
+  const file = join(dir, 'db', `${dialect}.ts`);
+  // versioned by modification time: a regenerated file in the same process is a new module
+  const url = `${pathToFileURL(file).href}?v=${Math.round(statSync(file).mtimeMs * 1000)}`;
+  return ((await import(url)) as { tables: Record<string, Drizzle> }).tables;
 }

@@ -31,6 +31,11 @@ export interface PluginContext {
   hasRoute?: (method: string, path: string) => boolean;
   /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
   services: Record<string, unknown>;
+  /**
+   * aborted when the server starts to shut down (SIGTERM): an answer that would stay open (an event stream) ends,
+   * so that the requests in flight drain and the process exits
+   */
+  closing: AbortSignal;
 }
 
 /** rows to insert into an empty database, keyed by entity id; ids are fixed so rows can point at each other */

@@ -1,8 +1,9 @@
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/index.js';
-import { loadGenerated } from './generated.js';
+import type { Database } from './db/database.js';
+import { openDatabaseOf } from './db/open.js';
+import { loadModel, loadTables } from './generated.js';
 import { createApp } from './app.js';
 import { ensureDefaults, isEmpty, seed } from './seed.js';
 import type { Plugin } from './plugin.js';
@@ -30,7 +31,29 @@ export interface Running {
   port: number;
   database: Database;
   server: ServerType;
-  close(): Promise<void>;
+  /**
+   * A graceful stop: stops accepting connections, ends event streams, lets the requests in flight finish (for at
+   * most `graceMs`, default SHUTDOWN_GRACE_MS or 10 s; then their connections are cut), then closes the database.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Stops the server accepting connections and resolves once every connection has ended: idle keep-alive
+ * connections are closed at once and as soon as their request in flight is answered; after `graceMs` the
+ * remaining ones are cut.
+ */
+export function drain(server: import('node:http').Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /**
@@ -47,8 +70,8 @@ export async function prepare(opts: StartOptions) {
   const generatedDir = opts.generatedDir ?? join(opts.root, 'generated');
   const migrationsDir = opts.migrationsDir ?? join(opts.root, 'migrations');
   if (opts.config.production) await checkProduction(opts, generatedDir, migrationsDir);
-  const generated = await loadGenerated(generatedDir);
-  const database = openDatabase(opts.config.databaseUrl, generated.tables);
+  const generated = { model: loadModel(generatedDir) };
+  const database = await openDatabaseOf(opts.config.databaseUrl, (dialect) => loadTables(generatedDir, dialect), opts.config.databaseReadUrl);
   let migrated: string[];
   try {
     migrated = (await database.migrate(migrationsDir)).applied.map((m) => m.tag);
@@ -75,6 +98,8 @@ export async function startServer(opts: StartOptions): Promise<Running & { seede
     server.once('error', reject);
     server.listen(opts.config.port, process.env.HOST ?? '0.0.0.0', () => resolve());
   });
+  // after listening: the API answers at once while the storefront's renderer loads in the background
+  void (prepared.ctx.services.storefront as StorefrontRenderer | undefined)?.warm?.().catch((e: unknown) => prepared.ctx.log.error({ err: e }, 'the storefront renderer failed to load'));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.config.port;
   return {
@@ -84,8 +109,9 @@ export async function startServer(opts: StartOptions): Promise<Running & { seede
     server,
     seeded: prepared.seeded,
     migrated: prepared.migrated,
-    async close() {
-      await new Promise<void>((r) => server.close(() => r()));
+    async close(graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000)) {
+      prepared.shutdown();
+      await drain(server as import('node:http').Server, graceMs);
       await closeWeb();
       await prepared.database.close();
     },

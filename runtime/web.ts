@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
-import { serveStatic } from '@hono/node-server/serve-static';
+import { getMimeType } from 'hono/utils/mime';
+import { accepted, addVary, isCompressible, type Encoding } from './http/wire.js';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -52,13 +54,20 @@ const isPage = (path: string) => !isServerRoute(path) && !path.startsWith('/admi
  * 'built' serves web/dist (npm run build); 'vite' runs Vite's dev middleware (hot reload).
  */
 export interface StorefrontRenderer {
-  render(c: Context, assets: string): Promise<Response>;
+  /** `assets`: the page's script and style tags, or a function making them for the lazy modules the page drew with */
+  render(c: Context, assets: string | ((modules: string[]) => string)): Promise<Response>;
+  /** loads what the first page needs, once the server listens, so that the first visitor does not wait for it */
+  warm?(): Promise<unknown>;
 }
 
 const VITE_PREAMBLE = `<script type="module">import RefreshRuntime from "/@react-refresh"; RefreshRuntime.injectIntoGlobalHook(window); window.$RefreshReg$ = () => {}; window.$RefreshSig$ = () => (type) => type; window.__vite_plugin_react_preamble_installed__ = true;</script>`;
 
-/** the storefront entry's script, its chunks and styles, from Vite's build manifest */
-function builtAssets(dist: string): string {
+/**
+ * The storefront entry's script, its chunks and styles, from Vite's build manifest; for a page, also a
+ * modulepreload of the chunks of each lazy module it drew with (plugins/<module>/web/index.ts, see web/registry.ts),
+ * so that the browser fetches them beside the entry instead of after it.
+ */
+function builtAssets(dist: string): (modules: string[]) => string {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[]; imports?: string[] }>;
   const entry = manifest['storefront/main.tsx'];
   if (!entry) throw new Error('web/dist has no storefront entry: run `npm run build`');
@@ -75,15 +84,79 @@ function builtAssets(dist: string): string {
     });
   };
   walk('storefront/main.tsx');
-  return [
+  const common = [
     ...[...css].map((c) => `<link rel="stylesheet" href="/${c}">`),
     ...[...preload].map((f) => `<link rel="modulepreload" href="/${f}">`),
     `<script type="module" src="/${entry.file}"></script>`,
   ].join('\n    ');
+  // each lazy module's chunk and the chunks it imports that the entry does not load already
+  const byModule = new Map<string, string[]>();
+  for (const key of Object.keys(manifest)) {
+    const name = /(?:^|\/)plugins\/([^/]+)\/web\/index\.tsx?$/.exec(key)?.[1];
+    if (!name) continue;
+    const files = new Set<string>();
+    const add = (k: string) => {
+      const c = manifest[k];
+      if (!c || files.has(c.file) || preload.has(c.file) || c.file === entry.file) return;
+      files.add(c.file);
+      c.imports?.forEach(add);
+    };
+    add(key);
+    byModule.set(name, [...files]);
+  }
+  return (modules) => {
+    const files = new Set(modules.flatMap((m) => byModule.get(m) ?? []));
+    return [common, ...[...files].map((f) => `<link rel="modulepreload" href="/${f}">`)].join('\n    ');
+  };
+}
+
+interface AssetFile {
+  type: string;
+  etag: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  /** the same bytes compressed at build time (scripts/web-budget.ts precompress), when smaller */
+  encoded: Partial<Record<Encoding, Uint8Array<ArrayBuffer>>>;
+}
+
+/**
+ * The built assets (hashed names, so immutable), read into memory once: each answered in the encoding the
+ * browser accepts that the build wrote (.br, .gz), with its own Content-Type, `Content-Encoding` and
+ * `Vary: Accept-Encoding` for every compressible type. Anything else under /assets/ goes on (404).
+ */
+function builtAssetFiles(dir: string) {
+  const files = new Map<string, AssetFile>();
+  const read = (p: string) => new Uint8Array(readFileSync(p));
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const path = join(dir, name);
+    if (name.endsWith('.br') || name.endsWith('.gz') || !statSync(path).isFile()) continue;
+    const bytes = read(path);
+    const encoded: AssetFile['encoded'] = {};
+    if (existsSync(`${path}.br`)) encoded.br = read(`${path}.br`);
+    if (existsSync(`${path}.gz`)) encoded.gzip = read(`${path}.gz`);
+    const type = getMimeType(name) ?? 'application/octet-stream';
+    files.set(name, { type, bytes, encoded, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` });
+  }
+  return (c: Context, next: () => Promise<void>) => {
+    const file = files.get(c.req.path.slice('/assets/'.length));
+    if (!file) return next();
+    const headers = new Headers({ 'content-type': file.type, 'cache-control': 'public, max-age=31536000, immutable', etag: file.etag });
+    if (c.req.header('if-none-match') === file.etag) return new Response(null, { status: 304, headers });
+    let body = file.bytes;
+    if (isCompressible(file.type)) {
+      addVary(headers, 'Accept-Encoding');
+      const encoding = accepted(c.req.header('accept-encoding')).find((e) => file.encoded[e]);
+      if (encoding) {
+        body = file.encoded[encoding]!;
+        headers.set('content-encoding', encoding);
+      }
+    }
+    headers.set('content-length', String(body.length));
+    return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
+  };
 }
 
 /** every other GET is a storefront page, rendered on the server */
-function mountPages(app: Hono, storefront: StorefrontRenderer | undefined, assets: string) {
+function mountPages(app: Hono, storefront: StorefrontRenderer | undefined, assets: string | ((modules: string[]) => string)) {
   if (!storefront) return;
   app.get('*', (c, next) => (isPage(c.req.path) ? storefront.render(c, assets) : next()));
 }
@@ -104,45 +177,53 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode, storefron
     const dist = join(root, 'web', 'dist');
     if (!existsSync(join(dist, 'admin', 'index.html'))) throw new Error('web/dist is missing: run `npm run build` first (or start without NODE_ENV=production to use Vite)');
     const adminHtml = readFileSync(join(dist, 'admin', 'index.html'), 'utf8');
-    app.use('/assets/*', async (c, next) => {
-      await next();
-      if (c.res.ok) c.res.headers.set('cache-control', 'public, max-age=31536000, immutable');
-    });
-    app.use('/assets/*', serveStatic({ root: dist }));
+    app.get('/assets/*', builtAssetFiles(join(dist, 'assets')));
     app.get('/admin/*', (c) => c.html(adminHtml, 200, { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }));
     mountPages(app, storefront, builtAssets(dist));
     return async () => undefined;
   }
   // each dev server keeps its own pre-bundled dependencies and attaches HMR to its own HTTP server: two dev
   // servers side by side never share a cache folder or an HMR port
-  // not awaited: the server listens (and serves the API) at once, while Vite starts; web requests wait for it
-  const starting = import('vite').then(({ createServer }) => createServer({
+  // not awaited: the server listens (and serves the API) at once, and Vite starts once it does (or on the first web
+  // request, whichever is first), so that loading it does not hold the listening up; web requests wait for it
+  let started: ReturnType<typeof startVite> | undefined;
+  const startVite = () => import('vite').then(({ createServer }) => createServer({
     configFile: join(root, 'web', 'vite.config.ts'),
     cacheDir: join(root, '.tmp', 'vite', String(dev.port || process.pid)),
     server: { middlewareMode: true, hmr: dev.httpServer ? { server: dev.httpServer } : { port: Number(process.env.VITE_HMR_PORT ?? 24678) } },
     appType: 'custom',
   }));
-  starting.catch(() => undefined);
+  const vite = () => {
+    if (!started) {
+      started = startVite();
+      started.catch(() => undefined);
+    }
+    return started;
+  };
+  if (dev.httpServer) dev.httpServer.once('listening', () => void vite());
+  else void vite();
   app.use('*', async (c, next) => {
     if (isServerRoute(c.req.path)) return next();
-    const vite = await starting;
+    const server = await vite();
     const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse } | undefined;
     if (!env?.incoming) return next();
     const handled = await new Promise<boolean>((resolve) => {
       const done = () => resolve(true);
       env.outgoing.once('finish', done);
-      vite.middlewares(env.incoming, env.outgoing, () => {
+      server.middlewares(env.incoming, env.outgoing, () => {
         env.outgoing.off('finish', done);
         resolve(false);
       });
     });
     if (handled || env.outgoing.headersSent) return RESPONSE_ALREADY_SENT;
     if (c.req.path.startsWith('/admin/')) {
-      const html = await vite.transformIndexHtml(c.req.path, readFileSync(join(root, 'web', 'admin', 'index.html'), 'utf8'));
+      const html = await server.transformIndexHtml(c.req.path, readFileSync(join(root, 'web', 'admin', 'index.html'), 'utf8'));
       return c.html(html);
     }
     return next();
   });
   mountPages(app, storefront, `${VITE_PREAMBLE}\n    <script type="module" src="/@vite/client"></script>\n    <script type="module" src="/storefront/main.tsx"></script>`);
-  return async () => (await starting).close();
+  return async () => {
+    if (started) await (await started).close();
+  };
 }

@@ -12,8 +12,6 @@ import type { LastMigration } from '../engine/generate/migrations.js';
  * (DATABASE_URL, default file:./data/app.db) and not committed to git. With NODE_ENV=production it never writes a
  * migration: it refuses when the manifests need one (see docs/MIGRATIONS.md).
  */
-const production = process.env.NODE_ENV === 'production';
-const args = process.argv.slice(2);
 
 /** true when git knows the file from a commit; false outside a repository or for a new file */
 function committed(file: string): boolean {
@@ -32,34 +30,43 @@ async function unapplied(last: LastMigration): Promise<boolean> {
   return !applied.some((a) => a.createdAt >= last.when);
 }
 
-const started = Date.now();
-try {
-  const { model, written, migration, cached } = await codegen({
-    // another project's folders (tests use scratch projects); the platform's own by default
-    schemasDir: process.env.SCHEMAS_DIR,
-    outDir: process.env.GENERATED_DIR,
-    migrationsDir: process.env.MIGRATIONS_DIR,
-    allowDestructive: args.includes('--allow-destructive'),
-    force: args.includes('--force'),
-    production,
-    canReplace: unapplied,
-  });
-  const ms = Date.now() - started;
-  const counts = `${model.entities.length} entities in ${model.modules.length} modules`;
-  if (cached) console.log(`codegen: ${counts}; nothing changed (cached) in ${ms} ms`);
-  else {
-    const what = !migration
-      ? 'schema unchanged'
-      : migration.removed
-        ? `removed the unapplied migration ${migration.tag}: the manifests are back where the migrations before it left them`
-        : `${migration.replaced ? `migration ${migration.tag} (replaces the unapplied ${migration.replaced})` : `new migration ${migration.tag}`}:\n` +
-          migration.changes.map((c) => `  ${c}`).join('\n');
-    console.log(`codegen: ${counts}; ${written.length} file(s) updated; ${what}\n  in ${ms} ms`);
+/** runs codegen as the CLI does, printing what it did; false (after printing why) when it failed and wrote nothing */
+export async function runCodegen(args: string[] = [], production = process.env.NODE_ENV === 'production'): Promise<boolean> {
+  const started = Date.now();
+  try {
+    const { model, written, migration, cached } = await codegen({
+      // another project's folders (tests use scratch projects); the platform's own by default
+      schemasDir: process.env.SCHEMAS_DIR,
+      outDir: process.env.GENERATED_DIR,
+      migrationsDir: process.env.MIGRATIONS_DIR,
+      allowDestructive: args.includes('--allow-destructive'),
+      force: args.includes('--force'),
+      production,
+      canReplace: unapplied,
+    });
+    const ms = Date.now() - started;
+    const counts = `${model.entities.length} entities in ${model.modules.length} modules`;
+    if (cached) console.log(`codegen: ${counts}; nothing changed (cached) in ${ms} ms`);
+    else {
+      const what = !migration
+        ? 'schema unchanged'
+        : migration.removed
+          ? `removed the unapplied migration ${migration.tag}: the manifests are back where the migrations before it left them`
+          : `${migration.replaced ? `migration ${migration.tag} (replaces the unapplied ${migration.replaced})` : `new migration ${migration.tag}`}:\n` +
+            migration.changes.map((c) => `  ${c}`).join('\n');
+      console.log(`codegen: ${counts}; ${written.length} file(s) updated; ${what}\n  in ${ms} ms`);
+    }
+  } catch (e) {
+    if (e instanceof ManifestError) console.error(e.message);
+    else if (e instanceof MigrationsDisagree) console.error(`codegen (production): ${e.message}`);
+    else console.error(`codegen failed: ${(e as Error).message}`);
+    console.error('Nothing was written.');
+    return false;
   }
-} catch (e) {
-  if (e instanceof ManifestError) console.error(e.message);
-  else if (e instanceof MigrationsDisagree) console.error(`codegen (production): ${e.message}`);
-  else console.error(`codegen failed: ${(e as Error).message}`);
-  console.error('Nothing was written.');
-  process.exit(1);
+  return true;
+}
+
+// run as a script (npm run codegen); npm start imports runCodegen and runs it in its own process, before listening
+if (process.argv[1] && /codegen\.[jt]s$/.test(process.argv[1])) {
+  if (!(await runCodegen(process.argv.slice(2)))) process.exit(1);
 }

@@ -192,8 +192,9 @@ describe('${module} widget', () => {
   insertAfterLast(plugins, /^import /, `import { ${id} } from './${module}/server/index.js';`);
   writeFileSync(plugins, readFileSync(plugins, 'utf8').replace(/export const plugins: Plugin\[\] = \[([^\]]*)\];/, (_, list: string) => `export const plugins: Plugin[] = [${list.trim()}, ${id}];`));
   const web = join(root, 'plugins', 'web.ts');
-  insertAfterLast(web, /^import /, `import { register${Pascal}Web } from './${module}/web/index.js';`);
-  insertAfterLast(web, /^ {2}register\w+Web\(\);/, `  register${Pascal}Web();`);
+  // the module's web code is a chunk of its own, loaded when a page shows one of its widgets
+  const key = /^[a-z][a-z0-9]*$/.test(module) ? module : `'${module}'`;
+  insertAfterLast(web, /^ {2}[\w'-]+: \(\) => import\(/, `  ${key}: () => import('./${module}/web/index.js').then((m) => m.register${Pascal}Web),`);
   written.push(plugins, web);
   return written;
 }

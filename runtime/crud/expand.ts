@@ -17,11 +17,16 @@ interface Link {
   key: string;
   /** e.g. slider */
   end: string;
+  /** a relation read from its far end (`expandBack`): its other end is attached but not expanded further */
+  back?: boolean;
 }
 
 const cache = new WeakMap<Model, Map<string, Link[]>>();
 
-/** the public relations an entity is the first side of, with their public far ends */
+/**
+ * the public relations an entity is the first side of, with their public far ends; and those it is the far side of
+ * that say `expandBack`, with their first side as the end
+ */
 export function linksOf(model: Model, entity: Entity): Link[] {
   let byEntity = cache.get(model);
   if (!byEntity) cache.set(model, (byEntity = new Map()));
@@ -32,8 +37,11 @@ export function linksOf(model: Model, entity: Entity): Link[] {
       if (!relation.relation || relation.relation.length < 2 || relation.access !== 'public') continue;
       const [near, far] = relation.relation.map((n) => relation.fields.find((f) => f.name === n)!);
       const target = model.byId[far.target!];
-      if (near.target !== entity.id || target.access !== 'public') continue;
-      links.push({ relation, near, far, target, key: camel(relation.route), end: far.name.replace(/Id$/, '') });
+      if (near.target === entity.id && target.access === 'public') {
+        links.push({ relation, near, far, target, key: camel(relation.route), end: far.name.replace(/Id$/, '') });
+      } else if (relation.expandBack && far.target === entity.id && model.byId[near.target!]?.access === 'public') {
+        links.push({ relation, near: far, far: near, target: model.byId[near.target!], key: camel(relation.route), end: near.name.replace(/Id$/, ''), back: true });
+      }
     }
     byEntity.set(entity.id, links);
   }
@@ -63,7 +71,7 @@ export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows
     const tt = repo.table(link.target);
     const farIds = [...new Set(rels.map((r) => r[link.far.name] as string))];
     const found: Row[] = await db.select(repo.publicColumns(link.target)).from(tt).where(inArray(tt.id, farIds));
-    const ends = new Map((await expand(repo, db, link.target, found, depth - 1, onRead)).map((t) => [t.id, t]));
+    const ends = new Map((await expand(repo, db, link.target, found, link.back ? 0 : depth - 1, onRead)).map((t) => [t.id, t]));
     for (const r of rows) {
       r[link.key] = rels
         .filter((x) => x[link.near.name] === r.id && ends.has(x[link.far.name] as string))

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
 import type { Entity } from '../../engine/model.js';
 import type { Entities } from '../../generated/types.js';
@@ -61,7 +60,12 @@ interface Pending {
   commits: (() => Promise<void>)[];
 }
 
-const transactions = new AsyncLocalStorage<Pending>();
+/**
+ * The afterCommit queue of each transaction in progress, by the transaction handle its function is given (which
+ * every write inside it passes on as `tx`). Not an AsyncLocalStorage: on Node 20 that turns on a promise hook for
+ * every promise of every request, reads included, for as long as the process lives.
+ */
+const transactions = new WeakMap<object, Pending>();
 const WRAPPED = Symbol('hooks.wrapped');
 
 /**
@@ -79,14 +83,28 @@ export class Hooks {
     if (db[WRAPPED]) return;
     const original = database.transaction.bind(database);
     database.transaction = <T>(fn: (tx: Drizzle) => Promise<T>): Promise<T> => {
-      const outer = transactions.getStore();
-      if (outer) return original(fn); // a nested call joins the outer queue
       const pending: Pending = { commits: [] };
-      return transactions.run(pending, () => original(fn)).then(async (result) => {
-        // outside the transaction's context: a hook that writes again starts a transaction of its own
-        for (const commit of pending.commits) await commit();
-        return result;
-      });
+      let handle: object | undefined;
+      // SQLite hands every transaction the same writer handle (they never overlap): forget only our own queue
+      const forget = () => {
+        if (handle && transactions.get(handle) === pending) transactions.delete(handle);
+      };
+      return original((tx) => {
+        handle = tx as object;
+        transactions.set(handle, pending);
+        return fn(tx);
+      }).then(
+        async (result) => {
+          // the transaction is over: a hook that writes again starts a transaction of its own
+          forget();
+          for (const commit of pending.commits) await commit();
+          return result;
+        },
+        (e) => {
+          forget();
+          throw e;
+        },
+      );
     };
     db[WRAPPED] = true;
   }
@@ -141,7 +159,7 @@ export class Hooks {
         }
       }
     };
-    const pending = transactions.getStore();
+    const pending = transactions.get(args.tx as object);
     if (pending) pending.commits.push(run);
     else await run();
   }

@@ -19,12 +19,22 @@ export interface WriteOptions {
   linkTo?: string;
 }
 
+/** a list query built once (SQLite): the page's SQL, the total's SQL with its cache key, and the page bounds */
+export interface CompiledList {
+  rows: { sql: string; params: unknown[] };
+  count: { sql: string; params: unknown[]; key: string };
+  limit: number;
+  offset: number;
+}
+
 let lastNow = 0;
 /** strictly increasing within a process, so that rows made in one bulk keep their order by createdAt */
 function now(): Date {
   lastNow = Math.max(Date.now(), lastNow + 1);
   return new Date(lastNow);
 }
+/** how many distinct counts (filter and caller combinations) are kept between two commits */
+const COUNTS_KEPT = 1000;
 const isBlank = (v: unknown) => v === undefined || v === null || v === '';
 /** kinds a find-or-create may match on: plain values, never secrets or whole JSON documents */
 const MATCHABLE = new Set(['text', 'enum', 'integer', 'number', 'boolean', 'date', 'datetime', 'file', 'reference']);
@@ -37,6 +47,11 @@ export class Repository {
   private columnsCache = new Map<string, Record<string, Drizzle>>();
   private publicColumnsCache = new Map<string, Record<string, Drizzle>>();
   private byIdCache = new Map<string, { db: Drizzle; query: Drizzle }>();
+  /** SQLite: the text of each entity's select by id, and how to decode the columns it selects */
+  private byIdText = new Map<string, string>();
+  private shapes = new Map<string, { names: string[]; decoders: ((v: unknown) => unknown)[] }>();
+  /** counts kept while the database's data version stays the same (see count) */
+  private counts: { version: number; byKey: Map<string, number> } = { version: -1, byKey: new Map() };
   /** every plugin's entity hooks; every write below runs them */
   readonly hooks: Hooks;
 
@@ -78,14 +93,89 @@ export class Repository {
     return cols;
   }
 
-  async list(entity: Entity, q: ListQuery): Promise<Row[]> {
+  private listQuery(entity: Entity, q: ListQuery) {
     return this.database.db.select(this.columns(entity)).from(this.table(entity)).where(q.where)
       .orderBy(...q.orderBy).limit(q.limit).offset(q.offset);
   }
 
+  async list(entity: Entity, q: ListQuery): Promise<Row[]> {
+    const compiled = this.compileList(entity, q);
+    return compiled ? this.runList(entity, compiled) : this.listQuery(entity, q);
+  }
+
+  /**
+   * A list query as SQL text and parameters, for its page and for its total, where the database runs raw reads
+   * (SQLite): the CRUD routes keep it per query string and caller, so that a repeated list is neither parsed
+   * nor built again. Undefined on PostgreSQL (drizzle runs the query).
+   */
+  compileList(entity: Entity, q: ListQuery): CompiledList | undefined {
+    if (!this.database.readRaw) return undefined;
+    const rows = this.listQuery(entity, q).toSQL();
+    const total = this.database.db.select({ n: count() }).from(this.table(entity)).where(q.where).toSQL();
+    return {
+      rows: { sql: rows.sql, params: rows.params },
+      count: { sql: total.sql, params: total.params, key: `${total.sql}\u0000${JSON.stringify(total.params)}` },
+      limit: q.limit,
+      offset: q.offset,
+    };
+  }
+
+  /** the page of a compiled list */
+  runList(entity: Entity, compiled: CompiledList): Row[] {
+    return this.decode(entity, this.database.readRaw!(compiled.rows.sql, compiled.rows.params));
+  }
+
+  /** the total of a compiled list (kept until the next commit, like count) */
+  runCount(compiled: CompiledList): number {
+    const { sql: text, params, key } = compiled.count;
+    const version = this.database.dataVersion?.();
+    if (version === undefined) return Number(this.database.readRaw!(text, params)[0][0]);
+    return this.keptCount(version, key, () => Number(this.database.readRaw!(text, params)[0][0]));
+  }
+
+  /** a count kept while nothing is committed: computed by `run` on a miss, stored only if the version held */
+  private keptCount(version: number, key: string, run: () => number): number {
+    if (version !== this.counts.version) this.counts = { version, byKey: new Map() };
+    const kept = this.counts.byKey.get(key);
+    if (kept !== undefined) return kept;
+    const n = run();
+    if (this.database.dataVersion!() === version && this.counts.version === version && this.counts.byKey.size < COUNTS_KEPT) this.counts.byKey.set(key, n);
+    return n;
+  }
+
+  /**
+   * Rows of `columns(entity)` from arrays of driver values (Database.readRaw): each column's own decoding
+   * (JSON text, dates, booleans), fixed per entity, instead of drizzle's per-row, per-column type checks.
+   */
+  private decode(entity: Entity, raw: unknown[][]): Row[] {
+    let shape = this.shapes.get(entity.id);
+    if (!shape) {
+      const cols = Object.entries(this.columns(entity));
+      shape = { names: cols.map(([name]) => name), decoders: cols.map(([, col]) => (v: unknown) => col.mapFromDriverValue(v)) };
+      this.shapes.set(entity.id, shape);
+    }
+    const { names, decoders } = shape;
+    const rows: Row[] = new Array(raw.length);
+    for (let r = 0; r < raw.length; r++) {
+      const values = raw[r];
+      const row: Row = {};
+      for (let i = 0; i < names.length; i++) row[names[i]] = values[i] === null ? null : decoders[i](values[i]);
+      rows[r] = row;
+    }
+    return rows;
+  }
+
+  /**
+   * How many rows match. Where the database tells cheaply whether anything was committed since (SQLite's data
+   * version), a count is kept until then, keyed by its SQL and parameters: a list's X-Total-Count stays exact
+   * without scanning the table for every page. At most COUNTS_KEPT counts are kept; all go at the next commit.
+   */
   async count(entity: Entity, where?: SQL): Promise<number> {
-    const [r] = await this.database.db.select({ n: count() }).from(this.table(entity)).where(where);
-    return Number(r.n);
+    const q = this.database.db.select({ n: count() }).from(this.table(entity)).where(where);
+    const version = this.database.dataVersion?.();
+    if (version === undefined || !this.database.readRaw) return Number((await q)[0].n);
+    const { sql: text, params } = q.toSQL();
+    return this.keptCount(version, `${text}\u0000${JSON.stringify(params)}`, () => Number(this.database.readRaw!(text, params)[0][0]));
   }
 
   async get(entity: Entity, id: string, tx?: Drizzle): Promise<Row | undefined> {
@@ -95,6 +185,15 @@ export class Repository {
     }
     // one prepared statement per entity: the hot path of the storefront
     const db = this.database.db;
+    if (this.database.readRaw) {
+      let text = this.byIdText.get(entity.id);
+      if (text === undefined) {
+        // no LIMIT: the id is the primary key, and a bound LIMIT makes SQLite re-plan the lookup on every run
+        text = db.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, '')).toSQL().sql as string;
+        this.byIdText.set(entity.id, text);
+      }
+      return this.decode(entity, this.database.readRaw(text, [id]))[0];
+    }
     let cached = this.byIdCache.get(entity.id);
     if (!cached || cached.db !== db) {
       // no LIMIT: the id is the primary key, and a bound LIMIT makes SQLite re-plan the lookup on every run

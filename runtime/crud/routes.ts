@@ -7,7 +7,7 @@ import type { Policy } from './policy.js';
 import { and } from 'drizzle-orm';
 import { parseListQuery, parseQueryString, whereOf, MAX_LIMIT } from './query.js';
 import { validateBody } from './validate.js';
-import type { Repository } from './repository.js';
+import type { CompiledList, Repository } from './repository.js';
 import { readBody } from './body.js';
 
 export interface CrudDeps {
@@ -65,16 +65,49 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
   /** who asks, for a read: resolved only when the answer depends on it (public content skips the session lookup) */
   const readerOf = (c: Context, entity: Entity): Promise<Caller> => (policy.readDependsOnCaller(entity) ? callerOf(c) : Promise.resolve(UNSCOPED_READER));
 
+  /** the list query of a request: filters, order and page parsed and checked against what the caller may read, plus its scope */
+  const listQueryOf = (c: Context, entity: Entity, caller: Caller) => {
+    const q = parseListQuery(entity, model, repo.table(entity), dialect, query(c), policy.filterable(caller));
+    const scope = policy.scope(caller, entity);
+    if (scope) q.where = and(q.where, scope);
+    return q;
+  };
+  /**
+   * SQLite: lists compiled to SQL, by entity, caller and query string. What the SQL depends on is all in the key
+   * (the caller's roles decide what may be filtered, its subject the scope), so a repeated list skips parsing,
+   * checking and building; a query string that fails its checks is never kept. Bounded: cleared when full.
+   */
+  const compiled = new Map<string, CompiledList>();
+  const COMPILED_KEPT = 1000;
+  const readerKey = (caller: Caller) => (caller === UNSCOPED_READER ? '*' : `${caller.kind}|${caller.subjectId ?? ''}|${caller.admin ? 1 : 0}|${caller.roles.join(',')}`);
+
   app.get(base, async (c) => {
     const entity = entityOf(c);
     await allow(c, entity, 'list');
     const caller = await readerOf(c, entity);
-    const q = parseListQuery(entity, model, repo.table(entity), dialect, query(c), policy.filterable(caller));
-    const scope = policy.scope(caller, entity);
-    if (scope) q.where = and(q.where, scope);
-    const rows = await repo.list(entity, q);
     // lists never truncate silently: the total rides along; a short page tells it without a count query
-    const total = rows.length < q.limit && (rows.length > 0 || q.offset === 0) ? q.offset + rows.length : await repo.count(entity, q.where);
+    const totalOf = (rows: Row[], limit: number, offset: number, count: () => Promise<number> | number) =>
+      rows.length < limit && (rows.length > 0 || offset === 0) ? offset + rows.length : count();
+    let rows: Row[];
+    let total: number;
+    if (repo.database.readRaw) {
+      const url = c.req.url;
+      const at = url.indexOf('?');
+      const key = `${entity.id}\u0000${readerKey(caller)}\u0000${at < 0 ? '' : url.slice(at)}`;
+      let list = compiled.get(key);
+      if (!list) {
+        list = repo.compileList(entity, listQueryOf(c, entity, caller))!;
+        if (compiled.size >= COMPILED_KEPT) compiled.clear();
+        compiled.set(key, list);
+      }
+      const page = list;
+      rows = repo.runList(entity, page);
+      total = await totalOf(rows, page.limit, page.offset, () => repo.runCount(page));
+    } else {
+      const q = listQueryOf(c, entity, caller);
+      rows = await repo.list(entity, q);
+      total = await totalOf(rows, q.limit, q.offset, () => repo.count(entity, q.where));
+    }
     c.header('X-Total-Count', String(total));
     return c.json({ data: await policy.project(caller, entity, rows) });
   });

@@ -24,10 +24,31 @@ export type Drizzle = any;
  */
 export interface Database {
   dialect: Dialect;
+  /**
+   * reads: with DATABASE_READ_URL, a read replica's pool for anonymous GETs (it may lag behind the primary by a
+   * moment) and the primary for requests that write or carry credentials (db/read-routing.ts)
+   */
   db: Drizzle;
+  /**
+   * reads that must see every committed write (a session made a moment ago, a page about to be cached): the
+   * primary; the same as `db` without a replica
+   */
+  primary: Drizzle;
   /** drizzle tables keyed by entity id */
   tables: Record<string, Drizzle>;
   transaction<T>(fn: (tx: Drizzle) => Promise<T>): Promise<T>;
+  /**
+   * A number that changes whenever anything was committed to the database since it was last read, by this
+   * process or any other (SQLite: `PRAGMA data_version` on the reader connection); undefined where it cannot be
+   * told cheaply (PostgreSQL). What is derived from the data (list totals) may be kept while it stays the same.
+   */
+  dataVersion?(): number;
+  /**
+   * Runs a read built by drizzle (its `toSQL()`: text and driver-encoded parameters) on the read connection and
+   * answers each row as an array of driver values in the order selected, without drizzle's per-row mapping.
+   * SQLite keeps one prepared statement per text. Undefined where drizzle's own execution is used (PostgreSQL).
+   */
+  readRaw?(sql: string, params: unknown[]): unknown[][];
   /** statements sent so far (through drizzle), for tests and diagnostics */
   readonly queries: number;
   /**

@@ -11,10 +11,14 @@ export type { Database, Drizzle } from './database.js';
 export { dialectOf } from './database.js';
 export { MigrationError, type MigrationFile, type MigrationStatus } from './migrator.js';
 
-/** Opens the database DATABASE_URL names: `file:…` (or unset) is SQLite, `postgres://…` PostgreSQL. */
-export function openDatabase(url: string, tablesByDialect: Record<'sqlite' | 'pg', Record<string, Drizzle>>): Database {
+/**
+ * Opens the database DATABASE_URL names: `file:…` (or unset) is SQLite, `postgres://…` PostgreSQL; `readUrl`
+ * (DATABASE_READ_URL, PostgreSQL only) is a read replica the reads of `db` go to.
+ */
+export function openDatabase(url: string, tablesByDialect: Record<'sqlite' | 'pg', Record<string, Drizzle>>, readUrl?: string): Database {
   const dialect = dialectOf(url);
-  return dialect === 'pg' ? openPg(url, tablesByDialect.pg) : openSqlite(url, tablesByDialect.sqlite);
+  if (readUrl && (dialect !== 'pg' || dialectOf(readUrl) !== 'pg')) throw new Error('DATABASE_READ_URL is a PostgreSQL read replica: it needs a postgres:// DATABASE_URL and a postgres:// address');
+  return dialect === 'pg' ? openPg(url, tablesByDialect.pg, readUrl) : openSqlite(url, tablesByDialect.sqlite);
 }
 
 /**

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { join } from 'node:path';
+import { readsFromPrimary } from './read-routing.js';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
 import { databaseError, guardFailure, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type GuardRow, type MigrationFile } from './migrator.js';
 
@@ -39,14 +40,23 @@ async function applyPg(client: pg.ClientBase, m: MigrationFile) {
 /** a fixed key so that instances starting together migrate one at a time */
 const MIGRATION_LOCK = 4_000_001;
 
-export function openPg(url: string, tables: Record<string, Drizzle>): Database {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+/** the primary at `url`; with `readUrl`, a second pool on a read replica that `db` reads from */
+export function openPg(url: string, tables: Record<string, Drizzle>, readUrl?: string): Database {
+  const size = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  const pool = new pg.Pool({ connectionString: url, max: size });
   pool.on('error', () => undefined); // an idle client's error must not crash the process; the next query reports it
+  const readPool = readUrl ? new pg.Pool({ connectionString: readUrl, max: size }) : undefined;
+  readPool?.on('error', () => undefined);
   const counter = queryCounter();
   const db = drizzle(pool, { logger: counter.logger });
+  const replica = readPool ? drizzle(readPool, { logger: counter.logger }) : undefined;
   return {
     dialect: 'pg',
-    db,
+    // the replica, except for a request that writes or carries credentials (read-routing.ts)
+    get db() {
+      return replica && !readsFromPrimary() ? replica : db;
+    },
+    primary: db,
     get queries() {
       return counter.count;
     },
@@ -82,6 +92,8 @@ export function openPg(url: string, tables: Record<string, Drizzle>): Database {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), readPool?.end()]);
+    },
   };
 }

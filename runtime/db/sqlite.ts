@@ -15,10 +15,37 @@ export function appliedSqlite(client: BetterSqlite3.Database): AppliedRow[] {
     .map((r) => ({ hash: r.hash, createdAt: Number(r.created_at) }));
 }
 
+/**
+ * Statements compiled once per SQL text and kept (least recently used go past `max`): drizzle prepares every
+ * query it runs, and compiling is most of a small read's cost. A statement is handed back in its default
+ * (object rows) mode, since drizzle switches it to raw rows when it wants them.
+ */
+function cachePrepared(client: BetterSqlite3.Database, max = 2000) {
+  const prepare = client.prepare.bind(client);
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  client.prepare = ((source: string) => {
+    let stmt = cache.get(source);
+    if (stmt) {
+      cache.delete(source);
+      if (stmt.reader) stmt.raw(false);
+    } else {
+      stmt = prepare(source);
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(source, stmt);
+    return stmt;
+  }) as typeof client.prepare;
+}
+/** how long a write waits for SQLite's write lock while another process holds it (SQLITE_BUSY_TIMEOUT_MS) */
+const BUSY_TIMEOUT_MS = Number(process.env.SQLITE_BUSY_TIMEOUT_MS ?? 5000);
+/** the writer's own busy wait, which blocks the event loop: short; a longer wait for the lock is asynchronous */
+const WRITER_BUSY_MS = 20;
+
 function open(path: string, readonly: boolean) {
   const client = new BetterSqlite3(path, { readonly, fileMustExist: readonly });
+  cachePrepared(client);
   if (!readonly) client.pragma('journal_mode = WAL');
-  client.pragma('busy_timeout = 5000');
+  client.pragma(`busy_timeout = ${readonly ? BUSY_TIMEOUT_MS : WRITER_BUSY_MS}`);
   client.pragma('foreign_keys = ON');
   // LIKE is case-sensitive as on PostgreSQL; ilike is the case-insensitive one
   client.pragma('case_sensitive_like = ON');
@@ -26,9 +53,30 @@ function open(path: string, readonly: boolean) {
   return client;
 }
 
+const isBusy = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_BUSY');
+
+/**
+ * Takes SQLite's write lock (`BEGIN IMMEDIATE`). Another process may hold it (WORKERS=N on one file): the attempt
+ * is repeated, waiting between tries without blocking this process's event loop (reads go on meanwhile), until
+ * SQLITE_BUSY_TIMEOUT_MS has passed.
+ */
+async function beginImmediate(writer: BetterSqlite3.Database) {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+    try {
+      writer.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (e) {
+      if (!isBusy(e) || Date.now() >= deadline) throw e;
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+}
+
 /**
  * Embedded SQLite: one writer connection (writes serialized in transactions) and one reader,
- * which in WAL mode sees only committed data.
+ * which in WAL mode sees only committed data. Several processes may share the file: one writer at a time
+ * (SQLite's write lock, waited for asynchronously), every reader sees every committed write.
  */
 export function openSqlite(url: string, tables: Record<string, Drizzle>): Database {
   const path = resolve(url.replace(/^file:(\/\/)?/, ''));
@@ -38,6 +86,10 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
   const counter = queryCounter();
   const wdb = drizzle(writer, { logger: counter.logger });
   let rdb = drizzle(reader, { logger: counter.logger });
+  // changes when another connection (the writer, another process) commits; the reader itself never writes
+  let version = reader.prepare('PRAGMA data_version').pluck();
+  /** bumped when the reader is replaced (after migrations), so that a new connection's numbers never repeat an old one's */
+  let epoch = 0;
   let queue: Promise<unknown> = Promise.resolve();
 
   const database: Database = {
@@ -45,13 +97,26 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
     get db() {
       return rdb;
     },
+    // WAL: the reader sees every committed write
+    get primary() {
+      return rdb;
+    },
     get queries() {
       return counter.count;
     },
     tables,
+    readRaw(sql: string, params: unknown[]) {
+      counter.count++;
+      // the reader's statement for this SQL text, kept by cachePrepared (shared with drizzle's queries, which
+      // take it back in object mode): raw rows each time
+      return reader.prepare(sql).raw(true).all(...params) as unknown[][];
+    },
+    dataVersion() {
+      return epoch * 2 ** 32 + (version.get() as number);
+    },
     transaction<T>(fn: (tx: Drizzle) => Promise<T>): Promise<T> {
       const run = async () => {
-        writer.exec('BEGIN IMMEDIATE');
+        await beginImmediate(writer);
         try {
           const result = await fn(wdb);
           writer.exec('COMMIT');
@@ -75,6 +140,8 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
       // table rebuilds drop and recreate tables: with foreign keys on, that would cascade-delete child rows
       // (the pragma is a no-op inside a transaction, so it is set around them; foreign_key_check ends each one)
       writer.pragma('foreign_keys = OFF');
+      // a migration waits for the write lock as long as any write would (it runs synchronously: the process is starting)
+      writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       try {
         for (const m of pending) {
           applySqlite(writer, m);
@@ -82,11 +149,14 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
           opts.onApplied?.(m);
         }
       } finally {
+        writer.pragma(`busy_timeout = ${WRITER_BUSY_MS}`);
         writer.pragma('foreign_keys = ON');
         // the reader's schema cache predates the migration
         reader.close();
         reader = open(path, true);
         rdb = drizzle(reader, { logger: counter.logger });
+        version = reader.prepare('PRAGMA data_version').pluck();
+        epoch++;
       }
       return { applied, pending: [] };
     },

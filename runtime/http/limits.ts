@@ -96,8 +96,10 @@ export const bodyOverflowed = (c: Context) => c.get('bodyOverflow') === true;
  */
 export function limitBodies(signed: (c: Context) => Promise<boolean>): MiddlewareHandler {
   return async function limitBodies(c, next) {
+    // the method first: reading c.req.raw makes @hono/node-server build a full Request, which a GET never needs
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const body = c.req.raw.body;
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || !body) return next();
+    if (!body) return next();
     const trusted = await signed(c);
     const type = (c.req.header('content-type') ?? '').toLowerCase();
     const multipart = type.startsWith('multipart/form-data');

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { inClusterWorker } from '../cluster.js';
 import { Redis } from 'ioredis';
 import { HttpError } from './errors.js';
 import type { Config } from '../config.js';
@@ -36,13 +37,17 @@ export function clientAddress(c: Context, config: Config): string {
 
 let redis: Redis | undefined;
 
-/** one counter: in Redis when REDIS_URL is set (shared by every instance), else in this process */
+/**
+ * one counter: in Redis when REDIS_URL is set (shared by every instance), else in the cluster's primary for the
+ * workers of WORKERS=N (shared by this machine's processes), else in this process
+ */
 function counter(config: Config, keyPrefix: string, l: Limit): RateLimiterAbstract {
   if (config.redisUrl) {
     // connects on the first counted attempt, so that processes that never count open no connection
     redis ??= new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
     return new RateLimiterRedis({ storeClient: redis, keyPrefix, points: l.points, duration: l.duration, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration }) });
   }
+  if (inClusterWorker()) return new RateLimiterCluster({ keyPrefix, points: l.points, duration: l.duration, timeoutMs: 3000 });
   return new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration });
 }
 

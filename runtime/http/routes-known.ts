@@ -21,12 +21,14 @@ function toRegex(path: string): RegExp {
  */
 export function routeMatcher(routes: { method: string; path: string }[], model: Model) {
   const patterns = routes
+    // the storefront's catch-all ('*', which passes /api on to the next handler) knows no API route
     .filter((r) => r.method !== 'ALL' && !r.path.startsWith('/api/:module/:route'))
-    .map((r) => ({ method: r.method, re: toRegex(r.path) }));
+    .map((r) => ({ method: r.method, re: toRegex(r.path), api: r.path.startsWith('/api') }));
   const entities = new Set(model.entities.map((e) => `${e.module}/${e.route}`));
   return (method: string, path: string): boolean => {
     const m = method === 'HEAD' ? 'GET' : method;
-    if (patterns.some((p) => p.method === m && p.re.test(path))) return true;
+    const underApi = path === '/api' || path.startsWith('/api/');
+    if (patterns.some((p) => p.method === m && (p.api || !underApi) && p.re.test(path))) return true;
     const [api, module, route, ...rest] = path.split('/').filter(Boolean);
     return api === 'api' && entities.has(`${module}/${route}`) && rest.length <= 1;
   };

@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { jwtVerify } from 'jose';
 import { REFRESH_TTL_SECONDS, SESSION_COOKIE, verifyAccessToken } from '../../plugins/rbac/server/tokens.js';
 import { hasSecretKey } from './access.js';
 
@@ -53,7 +52,7 @@ export function isSignedCaller(c: Context, config: { rbacSecretKey: string; rbac
     found = hasSecretKey(c, config.rbacSecretKey)
       ? Promise.resolve(true)
       : token
-        ? jwtVerify(token, new TextEncoder().encode(config.rbacJwtSecret), { algorithms: ['HS256'], clockTolerance: REFRESH_TTL_SECONDS }).then(
+        ? import('jose').then(({ jwtVerify }) => jwtVerify(token, new TextEncoder().encode(config.rbacJwtSecret), { algorithms: ['HS256'], clockTolerance: REFRESH_TTL_SECONDS })).then(
             ({ payload }) => !!payload.sub,
             () => false,
           )

@@ -3,13 +3,21 @@
  * server do not share one event loop. Started with fork(); BENCH_SERVER picks the kind:
  *
  * - `app`: the real server (startServer) on DATABASE_URL, plugins from plugins/index.ts, no seed;
- * - `bare`: a minimal Hono app answering GET /api/ecommerce/products/:id from the SQLite file at
- *   BENCH_SQLITE_PATH with one better-sqlite3 prepared statement, opened read-only.
+ * - `bare`: a minimal Hono app answering GET /api/ecommerce/products/:id and the list filtered by type
+ *   (GET /api/ecommerce/products?filters[and][0][value]=…&limit=…, the SQL of our list: same columns,
+ *   WHERE type = ?, default order createdAt then id) from the SQLite file at BENCH_SQLITE_PATH with
+ *   better-sqlite3 prepared statements, opened read-only.
+ *
+ * With BENCH_WORKERS=N (app only), this process is a node:cluster primary (as `WORKERS=N npm start`) and N workers
+ * serve one port; it answers `{ port }` once every worker listens.
  *
  * Sends `{ port }` to the parent when listening; closes and exits on the message 'close' or
  * when the parent goes away.
  */
+import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { relayBetweenWorkers } from '../../runtime/cluster.js';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import BetterSqlite3 from 'better-sqlite3';
@@ -17,11 +25,15 @@ import { ROOT } from '../../engine/codegen.js';
 import { loadConfig } from '../../runtime/config.js';
 import { loadGenerated } from '../../runtime/generated.js';
 import { startServer } from '../../runtime/server.js';
-import { plugins } from '../../plugins/index.js';
+import { plugins as all } from '../../plugins/index.js';
+import { createHostPlugin } from '../../plugins/host/server/index.js';
+
+// BENCH_PAGE_CACHE=off: every page is rendered (the page cache serves every visitor, so nothing else skips it)
+const plugins = process.env.BENCH_PAGE_CACHE === 'off' ? all.map((p) => (p.name === 'host' ? createHostPlugin({ pageCache: false }) : p)) : all;
 
 const PRODUCT = 'ecommerce/product';
 
-export type ServerMessage = { port: number } | { error: string };
+export type ServerMessage = { port: number } | { error: string } | { queries: number };
 
 let closing = false;
 let close: () => Promise<void> = async () => undefined;
@@ -41,6 +53,10 @@ async function startApp(): Promise<number> {
   const pages = process.env.BENCH_PAGES === '1';
   const running = await startServer({ config, root: ROOT, plugins, seed: pages, web: pages ? 'built' : 'off' });
   close = () => running.close();
+  // the parent asks how many queries the database has run (before and after a page: the page's query count)
+  process.on('message', (m) => {
+    if (m === 'queries') process.send?.({ queries: running.database.queries });
+  });
   return running.port;
 }
 
@@ -60,7 +76,15 @@ async function startBare(): Promise<number> {
   if (!path) throw new Error('BENCH_SQLITE_PATH is required');
   const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
   const byId = db.prepare(`SELECT ${await productColumns()} FROM ecommerce_products WHERE id = ?`);
+  const list = db.prepare(`SELECT ${await productColumns()} FROM ecommerce_products WHERE type = ? ORDER BY created_at, id LIMIT ? OFFSET ?`);
   const app = new Hono();
+  // BENCH_STATIC_FILE: those bytes as a static HTML file, the yardstick of a cached page
+  const file = process.env.BENCH_STATIC_FILE ? readFileSync(process.env.BENCH_STATIC_FILE) : undefined;
+  if (file) app.get('/static', (c) => c.body(file, 200, { 'content-type': 'text/html; charset=UTF-8', 'cache-control': 'no-cache' }));
+  app.get('/api/ecommerce/products', (c) => {
+    const rows = list.all(c.req.query('filters[and][0][value]'), Number(c.req.query('limit') ?? 1000), 0);
+    return c.json({ data: rows });
+  });
   app.get('/api/ecommerce/products/:id', (c) => {
     const row = byId.get(c.req.param('id'));
     return row ? c.json({ data: row }) : c.json({ message: 'Not found', status: 404 }, 404);
@@ -77,15 +101,43 @@ async function startBare(): Promise<number> {
   return address.port;
 }
 
-process.on('message', (m) => {
-  if (m === 'close') shutdown(0);
-});
-process.on('disconnect', () => shutdown(0));
-process.on('SIGTERM', () => shutdown(0));
-process.on('SIGINT', () => shutdown(0));
+/** the primary of BENCH_WORKERS=N: the workers one after the other (the first migrates), one port */
+async function startWorkers(count: number): Promise<number> {
+  relayBetweenWorkers();
+  close = async () => {
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => !!w);
+    await Promise.all(workers.map((w) => new Promise((r) => (w!.once('exit', r), w!.process.kill('SIGTERM')))));
+  };
+  let port = 0;
+  for (let i = 0; i < count; i++) {
+    const worker = cluster.fork();
+    port = await new Promise<number>((resolve, reject) => {
+      // other messages (the shared rate limits' own) go by
+      worker.on('message', (m: ServerMessage) => {
+        if (m && typeof m === 'object' && 'port' in m) resolve(m.port);
+        else if (m && typeof m === 'object' && 'error' in m) reject(new Error(m.error));
+      });
+      worker.once('exit', (code) => reject(new Error(`a worker exited with code ${code} before listening`)));
+    });
+  }
+  return port;
+}
+
+if (cluster.isWorker) {
+  // a worker of BENCH_WORKERS=N: stops on SIGTERM from the primary
+  process.on('SIGTERM', () => shutdown(0));
+} else {
+  process.on('message', (m) => {
+    if (m === 'close') shutdown(0);
+  });
+  process.on('disconnect', () => shutdown(0));
+  process.on('SIGTERM', () => shutdown(0));
+  process.on('SIGINT', () => shutdown(0));
+}
 
 try {
-  const port = process.env.BENCH_SERVER === 'bare' ? await startBare() : await startApp();
+  const workers = Number(process.env.BENCH_WORKERS ?? 1);
+  const port = process.env.BENCH_SERVER === 'bare' ? await startBare() : workers > 1 && cluster.isPrimary ? await startWorkers(workers) : await startApp();
   process.send?.({ port } satisfies ServerMessage);
 } catch (e) {
   process.send?.({ error: (e as Error).stack ?? String(e) } satisfies ServerMessage);

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { createServer } from 'node:net';
 import { DIALECTS } from '../helpers/databases.js';
 import { bootApp, type TestApp } from '../helpers/app.js';
@@ -138,6 +139,21 @@ for (const d of DIALECTS) {
       const [a, b] = await Promise.all([service().deliverDue({ now: later }), service().deliverDue({ now: later })]);
       expect(a.sent + b.sent).toBe(6);
       for (let i = 0; i < 6; i++) expect(telegram.messages.filter((m) => String(m.chat_id) === `90${i}`)).toHaveLength(1);
+    });
+
+    const table = () => t.ctx.database.tables['notification/notification'];
+    it('a claim left sending by a process that died is taken again once it is stale by the clock, not before', async () => {
+      const { id } = await service().send({ method: 'telegram', to: '9100' }, { subject: 'Stale', text: 'stale', sendAfter: new Date(Date.now() + 3600_000) });
+      const later = new Date(Date.now() + 24 * 3600_000);
+      // a run that claimed it and died: 'sending', claimed just now
+      await t.ctx.database.transaction((tx) => tx.update(table()).set({ status: 'sending', updatedAt: new Date() }).where(eq(table().id, id)));
+      // a run asked about a much later time does not take a fresh claim for a stale one
+      await service().deliverDue({ now: later });
+      expect(telegram.messages.filter((m) => String(m.chat_id) === '9100')).toHaveLength(0);
+      // eleven minutes later by the clock it is stale: sent once
+      await t.ctx.database.transaction((tx) => tx.update(table()).set({ updatedAt: new Date(Date.now() - 11 * 60_000) }).where(eq(table().id, id)));
+      await service().deliverDue({ now: later });
+      expect(telegram.messages.filter((m) => String(m.chat_id) === '9100')).toHaveLength(1);
     });
 
     it('a topic sends to all its subscribers, linked to the topic; only admins may send', async () => {

@@ -64,6 +64,9 @@ export function eventStreamRoute(app: Hono, ctx: PluginContext, bus: () => Event
         wake?.();
       };
       stream.onAbort(close);
+      // a server shutting down ends every stream (the browser reconnects, to another process)
+      ctx.closing.addEventListener('abort', close, { once: true });
+      if (ctx.closing.aborted) close();
       const ageTimer = setTimeout(close, maxAge);
       const beat = setInterval(() => void stream.write(': keep-alive\n\n').catch(close), heartbeat);
       try {
@@ -78,6 +81,7 @@ export function eventStreamRoute(app: Hono, ctx: PluginContext, bus: () => Event
         }
       } finally {
         stop();
+        ctx.closing.removeEventListener('abort', close);
         clearTimeout(ageTimer);
         clearInterval(beat);
         const n = (open.get(address) ?? 1) - 1;

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { HttpError } from '../../../runtime/http/errors.js';
 import { dimensionsOf } from './dimensions.js';
 
@@ -29,6 +28,7 @@ export interface Judged {
  * pixel size. Anything else (HTML, SVG, scripts, whatever their name) is a 415 naming the field.
  */
 export async function judge(bytes: Uint8Array, field = 'file'): Promise<Judged> {
+  const { fileTypeFromBuffer } = await import('file-type'); // loaded on the first upload, not at start
   const type = await fileTypeFromBuffer(bytes);
   const allowed = type && ALLOWED[type.mime];
   if (!type || !allowed) {

@@ -3,8 +3,9 @@ import type { Entity } from '../../../engine/model.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { expand } from '../../../runtime/crud/expand.js';
 import type { Block, PageData } from '../../../web/storefront/page.js';
-import type { Expanded } from '../../../web/storefront/context.js';
+import { pick, type Expanded } from '../../../web/storefront/context.js';
 import { encodePath, type Resolved } from './pages.js';
+import { compactRow } from './compact.js';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -23,7 +24,8 @@ const META_FIELDS: Record<string, string> = {
  */
 export async function assemble(ctx: PluginContext, resolved: Resolved, language: string, url: string): Promise<{ data: PageData; read: Set<string> }> {
   const read = new Set<string>();
-  const db = ctx.database.db;
+  // from the primary: the page may be cached, and must not keep what a lagging read replica says
+  const db = ctx.database.primary;
   const table = (id: string) => {
     read.add(id);
     return ctx.database.tables[id];
@@ -59,6 +61,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     const t = table(entity.id);
     const rows: Row[] = await db.select(ctx.repo.publicColumns(entity)).from(t).where(inArray(t.id, [...new Set(ids)]));
     await expand(ctx.repo, db, entity, rows, 4, (e) => read.add(e.id));
+    for (const r of rows) compactRow(ctx.model, entity, r, language, ctx.model.defaultLanguage);
     rowsByModule.set(module, new Map(rows.map((r) => [r.id, r])));
   }
   const blocksOf = (links: Row[]): Block[] =>
@@ -70,10 +73,12 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     );
 
   const params: Record<string, Expanded> = {};
-  for (const [key, row] of Object.entries(resolved.params)) {
+  for (const [key, found] of Object.entries(resolved.params)) {
     const [module, name] = key.split('.');
     const entity = ctx.model.byId[`${module}/${name}`];
+    const row = { ...found }; // expanded and compacted for this page only
     await expand(ctx.repo, db, entity, [row], 3, (e) => read.add(e.id));
+    compactRow(ctx.model, entity, row, language, ctx.model.defaultLanguage);
     params[key] = row as Expanded;
   }
 
@@ -88,7 +93,22 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     if (m === site) siteTitle = (m.title as string) ?? '';
     for (const [field, name] of Object.entries(META_FIELDS)) if (typeof m[field] === 'string' && m[field]) meta[name] = m[field] as string;
   }
-  const pageTitle = (page.title as string) || 'Page';
+  // a page about one row (a product, an article, a store…) is titled by that row's title in the page's language
+  const [item] = Object.values(resolved.params);
+  const itemTitle = item ? pick(item.title, { language, defaultLanguage: ctx.model.defaultLanguage }).trim() : '';
+  // a page's title is one text, in the default language; in another language a page about no row is titled by its
+  // first content widget that has a title in that language (the heading a visitor reads), else by that text
+  const localTitle = () => {
+    if (language === ctx.model.defaultLanguage) return '';
+    for (const link of pageWidgets) {
+      const x = externals.find((e) => e.widgetId === link.widgetId);
+      const w = x && rowsByModule.get(x.externalModule as string)?.get(x.externalWidgetId as string);
+      const map = w?.title as Record<string, unknown> | undefined;
+      if (map && typeof map === 'object' && typeof map[language] === 'string' && (map[language] as string).trim()) return (map[language] as string).trim();
+    }
+    return '';
+  };
+  const pageTitle = itemTitle || localTitle() || (page.title as string) || 'Page';
   const title = siteTitle && siteTitle !== pageTitle && page.url !== '/' ? `${pageTitle} | ${siteTitle}` : siteTitle || pageTitle;
   if (typeof page.description === 'string' && page.description && page.description !== 'Description') meta.description ??= page.description;
   meta['og:title'] ??= title;

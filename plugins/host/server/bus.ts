@@ -1,17 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { workerChannel } from '../../../runtime/cluster.js';
 
 export type CacheEvent = { type: 'changed'; entityId: string } | { type: 'revalidate'; path: string; layout: boolean };
 
 /**
  * Page-cache events shared by every instance: with REDIS_URL they go through Redis pub/sub, so a
- * change on one instance drops the pages every instance cached; without it they stay in-process.
+ * change on one instance drops the pages every instance cached; without it they reach the other workers of this
+ * machine (WORKERS=N) through the cluster's primary, or stay in-process.
  */
 export function createCacheBus(redisUrl: string | undefined, log: Logger, apply: (e: CacheEvent) => void) {
   const me = randomUUID();
   const channel = 'page-cache';
-  if (!redisUrl) return { publish: (e: CacheEvent) => apply(e), ready: Promise.resolve() as Promise<unknown>, close: async () => undefined };
+  if (!redisUrl) {
+    // several processes of one machine (WORKERS=N) without Redis: through the cluster's primary
+    const peers = workerChannel<CacheEvent>(channel, apply);
+    return { publish: (e: CacheEvent) => (apply(e), peers?.publish(e)), ready: Promise.resolve() as Promise<unknown>, close: async () => peers?.close() };
+  }
   const pub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   const sub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   pub.on('error', (err) => log.warn({ err }, 'page-cache bus: redis error'));

@@ -1,11 +1,20 @@
+import { weakEtag } from '../../../runtime/http/wire.js';
+
 /** rendered pages by language and url, each with the entities it read; a change to one of them drops it */
 export class PageCache {
-  private pages = new Map<string, { html: string; read: Set<string> }>();
+  private pages = new Map<string, { html: string; read: Set<string>; etag?: string }>();
 
   constructor(private max = 1000) {}
 
   get(key: string) {
     return this.pages.get(key)?.html;
+  }
+
+  /** the page's validator (runtime/http/wire.ts's weak ETag of its HTML), computed once per cached page */
+  etag(key: string): string | undefined {
+    const page = this.pages.get(key);
+    if (page) page.etag ??= weakEtag(page.html);
+    return page?.etag;
   }
 
   set(key: string, html: string, read: Set<string>) {

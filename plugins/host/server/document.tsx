@@ -2,18 +2,27 @@ import { renderToString } from 'react-dom/server';
 import { PageView, type PageData } from '../../../web/storefront/page.js';
 import { StorefrontShell } from '../../../web/storefront/shell.js';
 import { encodePath } from './pages.js';
+import { collectModules } from '../../../web/registry.js';
 
 /** text for an element or a quoted attribute: every value written into the document passes here */
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** JSON inside a <script>: nothing in it can close the tag or start a comment */
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
+/**
+ * The script and style tags of a page: fixed, or made for the lazy modules the page drew with (runtime/web.ts
+ * adds a modulepreload of each module's chunks, so the browser fetches them beside the entry, before hydrating).
+ */
+export type PageAssets = string | ((modules: string[]) => string);
+
 /** the whole HTML document of a storefront page: head metadata, server-rendered body, data to hydrate from */
-export function renderDocument(data: PageData, assets: string, origin = ''): string {
-  const body = renderToString(
-    <StorefrontShell>
-      <PageView data={data} />
-    </StorefrontShell>,
+export function renderDocument(data: PageData, assets: PageAssets, origin = ''): string {
+  const { result: body, modules } = collectModules(() =>
+    renderToString(
+      <StorefrontShell>
+        <PageView data={data} />
+      </StorefrontShell>,
+    ),
   );
   const metas = Object.entries(data.meta)
     .filter(([name]) => name !== 'viewport')
@@ -35,11 +44,11 @@ export function renderDocument(data: PageData, assets: string, origin = ''): str
     ${metas}
     ${alternates}
     <link rel="icon" href="data:,">
-    ${assets}
+    ${typeof assets === 'string' ? assets : assets(modules)}
   </head>
   <body>
     <div id="root">${body}</div>
-    <script id="__PAGE__" type="application/json">${scriptJson(data)}</script>
+    <script id="__PAGE__" type="application/json">${scriptJson({ ...data, modules })}</script>
   </body>
 </html>`;
 }

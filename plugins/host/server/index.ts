@@ -3,11 +3,9 @@ import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { seedFile } from '../../../runtime/seed-file.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
-import { signedSubject } from '../../../runtime/http/session.js';
-import { registerPluginVariants } from '../../web.js';
 import { allUrls, decodedSegments, findBySegments, findByUrl } from './pages.js';
 import { assemble } from './assemble.js';
-import { errorDocument, renderDocument } from './document.js';
+import type { PageAssets } from './document.js';
 import type { PageData } from '../../../web/storefront/page.js';
 import { PageCache } from './cache.js';
 import { createCacheBus } from './bus.js';
@@ -16,7 +14,7 @@ import type { WriteOperation } from '../../../runtime/crud/hooks.js';
 
 /** what runtime/web.ts calls for every page request (not /api, /admin, assets) */
 export interface Storefront {
-  render(c: Context, assets: string): Promise<Response>;
+  render(c: Context, assets: PageAssets): Promise<Response>;
   cache: PageCache;
   /** drops cached pages here and, through Redis, on every other instance */
   revalidate(path: string, layout: boolean): void;
@@ -29,13 +27,15 @@ export interface Storefront {
 export interface HostOptions {
   /** revalidation calls per client address (default 10 a minute) */
   revalidateLimit?: Limit;
+  /** false renders every page (benchmarks of the render path); the cache is on by default */
+  pageCache?: boolean;
 }
 
 export const DEFAULT_REVALIDATE_LIMIT: Limit = { points: 10, duration: 60 };
 
 function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   // at once, not on the first page: this instance's writes must reach every instance's cache
-  storefrontOf(ctx);
+  storefrontOf(ctx, options);
   discoveryRoutes(app, ctx);
   const base = '/api/host/pages';
   app.get(`${base}/find-by-url`, async (c) => {
@@ -92,25 +92,35 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
 
 const made = new WeakMap<PluginContext, Storefront>();
 
+let loading: Promise<typeof import('./document.js')> | undefined;
+/**
+ * The server renderer and every module's widgets, loaded on the first page asked for (or just after the
+ * server listens, see warm): the API and the admin do not wait for the storefront's React tree to load.
+ */
+export function documents(): Promise<typeof import('./document.js')> {
+  return (loading ??= Promise.all([import('./document.js'), import('../../web.js').then((web) => web.registerPluginVariants())]).then(([doc]) => doc));
+}
+
 /**
  * The storefront: resolves /<language>/<path> to a host page, assembles and renders it on the
  * server, and caches the HTML of pages asked for without a session (their HTML holds no
  * subject's data: account widgets fetch it in the browser).
  */
-export function storefrontOf(ctx: PluginContext): Storefront {
+export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Storefront {
   let s = made.get(ctx);
   if (s) return s;
-  registerPluginVariants();
+  const caching = options.pageCache !== false;
   const cache = new PageCache();
   const bus = createCacheBus(ctx.config.redisUrl, ctx.log, (e) => (e.type === 'changed' ? cache.changed(e.entityId) : cache.revalidate(e.path, e.layout)));
   // a delete cascades to the rows that point at it: pages that read those are stale too
   const referencing = new Map(ctx.model.entities.map((e) => [e.id, ctx.model.entities.filter((r) => r.fields.some((f) => f.kind === 'reference' && f.target === e.id)).map((r) => r.id)]));
 
-  async function page(language: string, segments: string[], assets: string, error?: PageData['error']) {
+  async function page(language: string, segments: string[], assets: PageAssets, error?: PageData['error']) {
     const url = '/' + segments.join('/');
     const resolved = await findBySegments(ctx, segments);
     if (!resolved) return undefined;
     const { data, read } = await assemble(ctx, resolved, language, url);
+    const { renderDocument } = await documents();
     return { html: renderDocument(error ? { ...data, error } : data, assets, ctx.config.publicUrl), read };
   }
 
@@ -119,7 +129,7 @@ export function storefrontOf(ctx: PluginContext): Storefront {
    * from content like any page, else the built-in error screen. Either carries `error`, so the browser
    * revalidates and reloads once. A failed lookup is logged only; no error text reaches the visitor.
    */
-  async function errorPage(language: string, assets: string): Promise<string> {
+  async function errorPage(language: string, assets: PageAssets): Promise<string> {
     const error = { status: 500 };
     try {
       const found = await page(language, ['500'], assets, error);
@@ -127,6 +137,7 @@ export function storefrontOf(ctx: PluginContext): Storefront {
     } catch (e) {
       ctx.log.error({ err: e }, "the '/500' page failed: the built-in error screen is shown");
     }
+    const { renderDocument, errorDocument } = await documents();
     try {
       const context = { language, languages: ctx.model.languages, defaultLanguage: ctx.model.defaultLanguage, url: '/500', params: {} };
       return renderDocument({ context, title: 'Something went wrong', meta: {}, before: [], content: [], after: [], error }, assets, ctx.config.publicUrl);
@@ -151,20 +162,21 @@ export function storefrontOf(ctx: PluginContext): Storefront {
       const language = segs && ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
       const notFound = async () => {
         const fallback = await page(language, ['404'], assets).catch((e) => void ctx.log.error({ err: e }, "the '/404' page failed: the built-in one is shown"));
-        return c.html(fallback?.html ?? errorDocument('Page not found'), 404, headers);
+        return c.html(fallback?.html ?? (await documents()).errorDocument('Page not found'), 404, headers);
       };
       if (!segs) return notFound();
       const segments = language === segs[0] ? segs.slice(1) : segs;
       const url = '/' + segments.join('/');
       const key = `${language}:${url}`;
-      // only a validly signed session skips the cache: a made-up header or cookie is a visitor like any other
-      const anonymous = !(await signedSubject(c, ctx.config.rbacJwtSecret));
-      const hit = anonymous ? cache.get(key) : undefined;
-      if (hit) return c.html(hit, 200, { ...headers, 'x-page-cache': 'hit' });
+      // every visitor, signed in or not, gets the same HTML (it holds no subject's data: account widgets fetch
+      // theirs in the browser), so every visitor is served from the cache; no header or cookie skips it
+      const hit = caching ? cache.get(key) : undefined;
+      // the validator computed once per cached page (runtime/http/wire.ts answers 304 to it, or leaves it off for a caller with credentials)
+      if (hit) return c.html(hit, 200, { ...headers, 'x-page-cache': 'hit', etag: cache.etag(key)! });
       try {
         const rendered = await page(language, segments, assets);
         if (!rendered) return notFound();
-        if (anonymous) cache.set(key, rendered.html, rendered.read);
+        if (caching) cache.set(key, rendered.html, rendered.read);
         return c.html(rendered.html, 200, { ...headers, 'x-page-cache': 'miss' });
       } catch (e) {
         ctx.log.error({ err: e, url }, 'page render failed');
@@ -183,7 +195,7 @@ export function createHostPlugin(options: HostOptions = {}): Plugin {
     routes: (app, ctx) => routes(app, ctx, options),
     // the page cache is invalidated by a hook on every entity, once the write is committed
     hooks: (ctx) => ({ '*': { afterCommit: ({ entity, operation }) => storefrontOf(ctx).changed(entity.id, operation) } }),
-    services: (ctx) => ({ storefront: { render: (c: Context, assets: string) => storefrontOf(ctx).render(c, assets) } }),
+    services: (ctx) => ({ storefront: { render: (c: Context, assets: PageAssets) => storefrontOf(ctx).render(c, assets), warm: documents } }),
     seed: seedFile(new URL('../seed.json', import.meta.url)),
     defaults: seedFile(new URL('../defaults.json', import.meta.url)),
   };

@@ -87,14 +87,14 @@ export async function findBySegments(ctx: PluginContext, segments: string[]): Pr
       candidates.set('/' + s.join('/'), { index, mark });
     }
   });
-  const pages: Row[] = await ctx.database.db.select(cols).from(t).where(inArray(t.url, [...candidates.keys()]));
+  const pages: Row[] = await ctx.database.primary.select(cols).from(t).where(inArray(t.url, [...candidates.keys()]));
   const exact = pages.find((p) => p.url === url);
   if (exact) return { page: exact, params: bare(), values: bare() };
   for (const page of pages) {
     const c = candidates.get(page.url as string);
     if (!c) continue;
     const et = ctx.database.tables[c.mark.entity.id];
-    const [row] = await ctx.database.db.select(ctx.repo.publicColumns(c.mark.entity)).from(et).where(eq(et[c.mark.field], segments[c.index])).limit(1);
+    const [row] = await ctx.database.primary.select(ctx.repo.publicColumns(c.mark.entity)).from(et).where(eq(et[c.mark.field], segments[c.index])).limit(1);
     // the value answers to either spelling of the segment (url-segment-value?segment=[blog.articles.slug])
     if (row) return { page, params: bare([[c.mark.key, row]]), values: bare(c.mark.names.map((n) => [n, segments[c.index]])) };
   }

@@ -97,7 +97,7 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
       return rest;
     };
     try {
-      const rendered = renderTemplate(payload.template, props(payload));
+      const rendered = await renderTemplate(payload.template, props(payload));
       await channel.send({ to: row.recipient as string, subject: rendered.subject, text: rendered.text, html: rendered.html });
       await ctx.repo.update(entity, id, { status: 'sent', sentAt: new Date().toISOString(), attempts, error: null, payload: done(payload) });
       return 'sent';
@@ -119,7 +119,7 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
     const template = message.template && templates[message.template] ? message.template : 'default';
     const payload: Payload = { template: message.template ?? template, subject: message.subject ?? '', text: message.text ?? '', ...(message.data && { data: message.data }) };
     // the text stored is the template's, so that an admin reads what the recipient reads
-    const rendered = renderTemplate(template, props(payload));
+    const rendered = await renderTemplate(template, props(payload));
     payload.subject = rendered.subject;
     payload.text = rendered.text;
     payload.template = template === 'default' && message.template ? message.template : template;
@@ -166,8 +166,10 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
       const methods = (Object.values(channels) as Channel[]).filter((c) => c.configured).map((c) => c.name);
       const counts = { sent: 0, retried: 0, failed: 0 };
       if (!methods.length) return counts;
+      // a claim left 'sending' by a process that died goes back to 'new'; judged by the clock, not by `now` (which
+      // says what is due): a run asked about a later time must not take another run's fresh claim for a stale one
       await ctx.database.transaction((tx) =>
-        tx.update(t()).set({ status: 'new', updatedAt: new Date() }).where(and(eq(t().status, 'sending'), lt(t().updatedAt, new Date(now.getTime() - STALE_SENDING_MS)))),
+        tx.update(t()).set({ status: 'new', updatedAt: new Date() }).where(and(eq(t().status, 'sending'), lt(t().updatedAt, new Date(Date.now() - STALE_SENDING_MS)))),
       );
       const due: { id: string }[] = await ctx.database.db
         .select({ id: t().id })

@@ -23,8 +23,18 @@ const CRUD_SUFFIXES = new Set(['count', 'bulk', 'find-or-create']);
 
 const routeIndex = new WeakMap<object, Map<string, Entity>>();
 
+/** the last path asked about (the route middleware and the authorizer ask about the same path, one after the other) */
+let last: { model: object; path: string; entity: Entity | undefined } | undefined;
+
 /** the entity a generic CRUD path addresses, when it is one */
 export function crudEntityOf(ctx: PluginContext, path: string): Entity | undefined {
+  if (last && last.path === path && last.model === ctx.model) return last.entity;
+  const entity = findCrudEntity(ctx, path);
+  last = { model: ctx.model, path, entity };
+  return entity;
+}
+
+function findCrudEntity(ctx: PluginContext, path: string): Entity | undefined {
   const [api, module, route, ...rest] = path.split('?')[0].split('/').filter(Boolean);
   if (api !== 'api' || rest.length > 1) return undefined;
   let index = routeIndex.get(ctx.model);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+// jose is loaded on the first token, not at start (the import is cached after that)
+const jose = () => import('jose');
 
 export const ACCESS_TTL_SECONDS = 15 * 60;
 export const REFRESH_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -15,6 +16,7 @@ export interface AccessClaims {
 const key = (secret: string) => new TextEncoder().encode(secret);
 
 export async function signAccessToken(secret: string, claims: AccessClaims): Promise<string> {
+  const { SignJWT } = await jose();
   return new SignJWT({ ...(claims.sid && { sid: claims.sid }) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub ?? '')
@@ -26,6 +28,7 @@ export async function signAccessToken(secret: string, claims: AccessClaims): Pro
 /** the claims of a valid, unexpired access token; undefined for anything else */
 export async function verifyAccessToken(secret: string, token: string): Promise<AccessClaims | undefined> {
   try {
+    const { jwtVerify } = await jose();
     const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'] });
     return { sub: payload.sub || undefined, sid: typeof payload.sid === 'string' ? payload.sid : undefined };
   } catch {

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Channel } from './channel.js';
 
 /** email over SMTP_URL (nodemailer): the HTML of the template with its plain-text part */
@@ -8,7 +8,8 @@ export function emailChannel(smtpUrl: string | undefined, from: string): Channel
     name: 'email',
     configured: Boolean(smtpUrl),
     async send({ to, subject, text, html }) {
-      transport ??= nodemailer.createTransport(smtpUrl);
+      // loaded on the first mail, not at start
+      transport ??= (await import('nodemailer')).default.createTransport(smtpUrl);
       await transport.sendMail({ from, to, subject, text, html });
     },
   };

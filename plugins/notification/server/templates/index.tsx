@@ -1,5 +1,4 @@
 import type { ReactElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { Action, Code, Email, Fields, P, TextBody } from './kit.js';
 import { htmlToText } from './text.js';
 
@@ -91,7 +90,8 @@ export const templates: Record<string, Template> = {
 export const TEMPLATE_VARIANTS = Object.keys(templates);
 
 /** a message rendered: subject line, HTML email and its plain-text part */
-export function renderTemplate(variant: string, props: TemplateProps): { subject: string; html: string; text: string } {
+export async function renderTemplate(variant: string, props: TemplateProps): Promise<{ subject: string; html: string; text: string }> {
+  const { renderToStaticMarkup } = await import('react-dom/server'); // on the first message, not at start
   const template = templates[variant] ?? templates.default;
   const subject = template.subject(props).slice(0, 250);
   const html = '<!doctype html>' + renderToStaticMarkup(<template.Body {...props} subject={subject} />);

@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import type { Context, MiddlewareHandler } from 'hono';
+
+/**
+ * What goes over the wire: compression (br or gzip, chosen by Accept-Encoding) and validators (a weak ETag,
+ * 304 to a matching If-None-Match) for answers whose body is text the server made in full — pages, JSON, the
+ * API docs' scripts and styles. Built assets are compressed once at build time (`precompress`, served by
+ * runtime/web.ts). Streams (Server-Sent Events), files and answers that already name an encoding pass untouched.
+ */
+
+export type Encoding = 'br' | 'gzip';
+
+/** bodies smaller than this are sent as they are: the headers would cost more than the bytes saved */
+export const MIN_COMPRESS_BYTES = 1024;
+
+/** text formats worth compressing; images, video, fonts in woff2, zip and PDF are compressed already */
+export function isCompressible(contentType: string | null | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  if (type === 'text/event-stream') return false;
+  return (
+    type.startsWith('text/') ||
+    type === 'application/json' ||
+    type === 'application/javascript' ||
+    type === 'application/xml' ||
+    type === 'application/manifest+json' ||
+    type === 'image/svg+xml' ||
+    /\+(json|xml)$/.test(type)
+  );
+}
+
+/**
+ * The encoding to answer with for an Accept-Encoding header: br, else gzip, each only when accepted with a
+ * q above 0 (`*` accepts both); undefined means the identity body.
+ * @example negotiate('gzip, deflate, br') // 'br'
+ * @example negotiate('br;q=0, gzip') // 'gzip'
+ */
+export function negotiate(accept: string | null | undefined): Encoding | undefined {
+  return accepted(accept)[0];
+}
+
+/** the encodings an Accept-Encoding header allows, best first (br before gzip at equal weight) */
+export function accepted(accept: string | null | undefined): Encoding[] {
+  if (!accept) return [];
+  const q = new Map<string, number>();
+  for (const part of accept.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qp ? Number(qp.slice(2)) : 1;
+    q.set(name.trim(), Number.isFinite(value) ? value : 0);
+  }
+  const weight = (name: Encoding) => q.get(name) ?? q.get('*') ?? 0;
+  return (['br', 'gzip'] as const).filter((e) => weight(e) > 0).sort((a, b) => weight(b) - weight(a));
+}
+
+/** a weak validator of a body: equal bodies, equal tags, whatever the encoding sent */
+export function weakEtag(body: Uint8Array | string): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** whether If-None-Match names the tag (weak comparison, `*` matches any) */
+export function etagMatches(ifNoneMatch: string | null | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  const want = bare(etag);
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || bare(t) === want);
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** compresses for an answer made per request: fast settings (build-time assets use the strongest) */
+export async function compress(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
+  if (encoding === 'br') {
+    return brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
+  }
+  return gzipAsync(body, { level: 6 });
+}
+
+/**
+ * Compressed bodies of answers that are the same for every caller, by validator and encoding: a cached page or a
+ * popular list is compressed once, not per request. Bounded by total bytes; the oldest entry goes first.
+ */
+export class CompressedCache {
+  private entries = new Map<string, Uint8Array<ArrayBuffer>>();
+  private bytes = 0;
+  constructor(private maxBytes = 32 * 1024 * 1024) {}
+  get(key: string) {
+    const found = this.entries.get(key);
+    if (found) {
+      // most recently used last
+      this.entries.delete(key);
+      this.entries.set(key, found);
+    }
+    return found;
+  }
+  set(key: string, body: Uint8Array<ArrayBuffer>) {
+    if (body.length > this.maxBytes / 4 || this.entries.has(key)) return;
+    this.entries.set(key, body);
+    this.bytes += body.length;
+    for (const [k, v] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= v.length;
+    }
+  }
+  get size() {
+    return this.entries.size;
+  }
+}
+
+/** adds `value` to a Vary header unless it is there already */
+export function addVary(headers: Headers, value: string) {
+  const current = headers.get('vary');
+  if (!current) return headers.set('vary', value);
+  const names = current.split(',').map((v) => v.trim().toLowerCase());
+  if (!names.includes(value.toLowerCase()) && !names.includes('*')) headers.set('vary', `${current}, ${value}`);
+}
+
+/**
+ * An answer may carry a validator when any caller asking the same url would get the same body from it: a GET
+ * or HEAD answered 200 that is neither `no-store` nor `private` and sets no cookie. (Answers to requests with
+ * credentials are `no-store`, runtime/app.ts.)
+ */
+function validatable(c: Context, res: Response): boolean {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return false;
+  if (res.status !== 200 || res.headers.has('set-cookie')) return false;
+  const cc = res.headers.get('cache-control')?.toLowerCase() ?? '';
+  return !/(^|[\s,])(no-store|private)([\s,=]|$)/.test(cc);
+}
+
+/** the response headers a 304 keeps (RFC 9110 §15.4.5), plus the security headers every answer carries */
+const DROPPED_ON_304 = ['content-type', 'content-length', 'content-encoding', 'content-range', 'transfer-encoding'];
+
+let cacheSymbol: symbol | undefined;
+/**
+ * The body of an answer made in memory (a string or bytes), read where @hono/node-server keeps it for its fast path,
+ * without turning the answer into a stream (which would cost every answer that path). Undefined for a streamed body
+ * (event streams, files) or an answer of another kind: those go out untouched.
+ */
+function bodyInMemory(res: Response): string | Uint8Array | undefined {
+  cacheSymbol ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
+  const cached = cacheSymbol ? (res as unknown as Record<symbol, [number, unknown, unknown] | undefined>)[cacheSymbol] : undefined;
+  const body = cached?.[1];
+  return typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
+}
+
+/**
+ * The middleware: compression for text answers the server made in full, and an ETag with 304 for GET answers
+ * that are the same for every caller. Only a body already in memory is considered; a streamed one (an event
+ * stream, a file), a body already encoded, an empty one or one of another type goes out untouched.
+ */
+export function wire(compressed = new CompressedCache()): MiddlewareHandler {
+  return async function wireMiddleware(c, next) {
+    await next();
+    const res = c.res;
+    const status = res.status;
+    if (status === 204 || status === 304 || status === 206) return;
+    const headers = res.headers;
+    if (headers.has('content-encoding') || !isCompressible(headers.get('content-type'))) return;
+    // an answer that sets a cookie (a sign-in: session tokens in its body) is sent as it is: no compression next to
+    // secrets (BREACH), no validator
+    if (headers.has('set-cookie')) return void headers.delete('etag');
+    if (/(^|[\s,])no-transform([\s,]|$)/i.test(headers.get('cache-control') ?? '')) return;
+    const encoding = negotiate(c.req.header('accept-encoding'));
+    const validator = validatable(c, res);
+    // a route may give its own validator (the page cache does, computed once per page); it stays only on an
+    // answer that is the same for every caller
+    if (!validator) headers.delete('etag');
+    if (!encoding && !validator) return;
+    const body = bodyInMemory(res);
+    if (body === undefined) return;
+    const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    let etag: string | undefined;
+    if (validator) {
+      etag = headers.get('etag') ?? weakEtag(body);
+      headers.set('etag', etag);
+      if (etagMatches(c.req.header('if-none-match'), etag)) {
+        for (const h of DROPPED_ON_304) headers.delete(h);
+        if (size >= MIN_COMPRESS_BYTES) addVary(headers, 'Accept-Encoding');
+        c.res = undefined;
+        c.res = new Response(null, { status: 304, headers });
+        return;
+      }
+    }
+    if (size < MIN_COMPRESS_BYTES) return;
+    // the body differs by Accept-Encoding from here on, whether or not this caller accepted an encoding
+    addVary(headers, 'Accept-Encoding');
+    if (!encoding) return;
+    // the same for every caller (it has a validator, which names these bytes: wire's own, or the page cache's made
+    // the same way): compressed once; otherwise per request
+    const key = etag && `${encoding} ${size} ${etag}`;
+    let out = key ? compressed.get(key) : undefined;
+    if (!out) {
+      out = new Uint8Array(await compress(typeof body === 'string' ? Buffer.from(body) : body, encoding));
+      if (key) compressed.set(key, out);
+    }
+    headers.set('content-encoding', encoding);
+    headers.set('content-length', String(out.length));
+    c.res = undefined;
+    c.res = new Response(out, { status, headers });
+  };
+}

@@ -1,0 +1,67 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { ROOT } from '../../engine/codegen.js';
+import { sqliteDatabase } from '../helpers/databases.js';
+import { launchBrowser, startTestServer } from '../helpers/browser.js';
+
+type Manifest = Record<string, { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] }>;
+
+/**
+ * The storefront's code in a real browser: a page loads the entry, the chunks it imports, and the chunks of the
+ * modules whose widgets it shows — never the admin's code or a module it does not show — and hydrates with them.
+ */
+describe('storefront code splitting in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  let browser: Browser;
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'web', 'dist', '.vite', 'manifest.json'), 'utf8')) as Manifest;
+
+  beforeAll(async () => {
+    server = await startTestServer(sqliteDatabase(), { SEED: 'true' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** every chunk a manifest entry reaches through static imports */
+  const reach = (key: string, into = new Set<string>()) => {
+    const c = manifest[key];
+    if (!c || into.has(c.file)) return into;
+    into.add(c.file);
+    c.imports?.forEach((i) => reach(i, into));
+    return into;
+  };
+
+  for (const which of ['home', 'an article'] as const) {
+    it(`${which}: loads the entry and the modules it shows, nothing of the admin, and hydrates`, async () => {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      const scripts = new Set<string>();
+      page.on('request', (r) => r.resourceType() === 'script' && scripts.add(new URL(r.url()).pathname.slice(1)));
+      // an article's url from the sitemap (absolute, PUBLIC_URL): its path
+      const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+      const path = which === 'home' ? '/' : new URL(/<loc>([^<]*\/blog\/articles\/[^<]+)<\/loc>/.exec(sitemap)![1]).pathname;
+      await page.goto(server.url + path, { waitUntil: 'networkidle' });
+      const modules = (await page.evaluate(() => JSON.parse(document.getElementById('__PAGE__')!.textContent!).modules)) as string[];
+      expect(modules.length).toBeGreaterThan(0);
+      // the page's interactive parts work: it hydrated (the mobile menu button opens the menu)
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('button', { name: 'Close menu' }).first().waitFor({ state: 'visible' });
+      const allowed = reach('storefront/main.tsx');
+      for (const m of modules) reach(`../plugins/${m}/web/index.ts`, allowed);
+      const admin = reach('admin/index.html');
+      const adminOnly = [...admin].filter((f) => !allowed.has(f));
+      expect([...scripts].filter((f) => !allowed.has(f))).toEqual([]);
+      expect([...scripts].filter((f) => adminOnly.includes(f))).toEqual([]);
+      for (const m of modules) expect(scripts).toContain(manifest[`../plugins/${m}/web/index.ts`].file);
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+  }
+});
