@@ -1,12 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { sqliteDatabase } from '../helpers/databases.js';
-import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
-import { startSmtp } from '../helpers/smtp.js';
-
-const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 20_000 });
-const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 20_000, interval: 100 });
+import type { Page } from 'playwright-core';
+import { SCREENSHOTS } from '../helpers/browser.js';
+import { eventually, PHONE, shown, startStorefront, type Storefront } from '../helpers/storefront.js';
 
 /**
  * The shop in Chromium, on the demo site: a product page, add to cart, the cart drawer, checkout with the
@@ -14,33 +10,20 @@ const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 20_000
  * drawer and the checkout form at 390 and 1280 px.
  */
 describe('shop in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startTestServer>>;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  let browser: Browser;
-  let context: BrowserContext;
+  let site: Storefront;
+  let server: Storefront['server'];
+  let smtp: Storefront['smtp'];
   let page: Page;
-  const problems: string[] = [];
-  const watch = (p: Page, label: string) => {
-    p.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`${label} ${m.type()}: ${m.text()}`));
-    p.on('pageerror', (e) => problems.push(`${label} pageerror: ${e.message}`));
-  };
+  let problems: string[];
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startTestServer(sqliteDatabase(), { SEED: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'shop@example.com', ADMIN_EMAILS: 'owner@example.com' });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    watch(page, '1280');
+    site = await startStorefront('shop');
+    ({ server, smtp, page, problems } = site);
   });
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page?.screenshot({ path: join(SCREENSHOTS, `shop-failed-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`) });
+    if (ctx.task.result?.state === 'fail') await site?.failed(ctx.task.name);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => site?.close());
 
   it('a visitor sees prices in USD and RUB and is asked to sign in to buy; the home page leads to the shop', async () => {
     await page.goto(server.url + '/', { waitUntil: 'networkidle' });
@@ -95,8 +78,7 @@ describe('shop in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'shop-checkout-form-1280.png') });
 
     // the same cart on a phone
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
-    watch(phone, '390');
+    const phone = await site.open(PHONE, '390', { signedIn: true });
     await phone.goto(server.url + '/ecommerce/products/shop-template', { waitUntil: 'networkidle' });
     await phone.getByRole('button', { name: 'Open cart, 3 items' }).click();
     const phoneDrawer = phone.getByRole('dialog', { name: 'Cart' });

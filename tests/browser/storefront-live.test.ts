@@ -26,8 +26,11 @@ describe('storefront: live data in Chromium', () => {
 
   it('an article page shows its new title once it is changed elsewhere', async () => {
     const [article] = (await server.api('GET', '/api/blog/articles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=launch-week')).body.data;
+    // the page listens once hydrated: wait for its event stream to be open before changing anything
+    const listening = page.waitForResponse((r) => r.url().includes('/api/broadcast/events'), { timeout: 30_000 });
     await page.goto(`${server.url}/blog/articles/launch-week`);
     await page.getByText(article.title.en).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await listening;
     // a reload would lose this
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
     const changed = await server.system('PATCH', `/api/blog/articles/${article.id}`, { data: { title: { ...article.title, en: 'Launch week, updated live' } } });

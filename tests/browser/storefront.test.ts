@@ -1,47 +1,32 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { sqliteDatabase } from '../helpers/databases.js';
-import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
-import { resetCodeIn, startSmtp } from '../helpers/smtp.js';
+import type { Page } from 'playwright-core';
+import { SCREENSHOTS } from '../helpers/browser.js';
+import { eventually, PHONE, shown, startStorefront, type Storefront } from '../helpers/storefront.js';
+import { resetCodeIn } from '../helpers/smtp.js';
 import { mailMatching, RESET } from '../rbac/support.js';
 
-const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
-const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 15_000, interval: 100 });
-
 describe('storefront in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startTestServer>>;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  let browser: Browser;
-  let context: BrowserContext;
+  let site: Storefront;
+  let server: Storefront['server'];
+  let smtp: Storefront['smtp'];
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[];
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startTestServer(sqliteDatabase(), { SEED: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'shop@example.com', ADMIN_EMAILS: 'owner@example.com' });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    // a console error or warning (hydration mismatches are reported there) fails the run
-    page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`${m.type()}: ${m.text()}`));
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    site = await startStorefront('storefront');
+    ({ server, smtp, page, problems } = site);
   });
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page?.screenshot({ path: join(SCREENSHOTS, `storefront-failed-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`) });
+    if (ctx.task.result?.state === 'fail') await site?.failed(ctx.task.name);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => site?.close());
 
   it('opens the home page with no console error and no hydration mismatch; screenshots at 1280 and 390 px', async () => {
     await page.goto(server.url + '/', { waitUntil: 'networkidle' });
     await shown(page.getByRole('heading', { name: 'From the blog' }));
     await page.screenshot({ path: join(SCREENSHOTS, 'home-1280.png'), fullPage: true });
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    phone.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`390: ${m.text()}`));
+    const phone = await site.open(PHONE, '390');
     await phone.goto(server.url + '/', { waitUntil: 'networkidle' });
     await phone.getByRole('button', { name: 'Open menu' }).click();
     await shown(phone.getByRole('button', { name: 'Close menu' }));

@@ -65,8 +65,8 @@ export type Shop = Awaited<ReturnType<typeof bootShop>>;
 export async function makeCatalog(t: Shop) {
   const usd = await t.make('/api/billing/currencies', { slug: 'usd', symbol: '$', isDefault: true, title: { en: 'US dollar' } });
   const rub = await t.make('/api/billing/currencies', { slug: 'rub', symbol: '₽', title: { en: 'Ruble' } });
-  const priceKey = await t.make('/api/ecommerce/attribute-keies', { slug: `price-${usd.id.slice(0, 8)}`, type: 'price', field: 'number' });
-  const featureKey = await t.make('/api/ecommerce/attribute-keies', { slug: `pages-${usd.id.slice(0, 8)}`, type: 'feature', field: 'number' });
+  const priceKey = await t.make('/api/ecommerce/attribute-keys', { slug: `price-${usd.id.slice(0, 8)}`, type: 'price', field: 'number' });
+  const featureKey = await t.make('/api/ecommerce/attribute-keys', { slug: `pages-${usd.id.slice(0, 8)}`, type: 'feature', field: 'number' });
   async function product(slug: string, prices: [Record<string, any>, number][], extra: Record<string, unknown> = {}) {
     const p = await t.make('/api/ecommerce/products', { slug: `${slug}-${usd.id.slice(0, 8)}`, title: { en: slug, ru: slug }, ...extra });
     for (const [currency, amount] of prices) {

@@ -39,7 +39,7 @@ describe('render failures', () => {
   };
 
   beforeAll(async () => {
-    registerPluginVariants();
+    await registerPluginVariants();
     const sink = new Writable({ write: (chunk, _, done) => (logs.push(String(chunk)), done()) });
     const config = loadConfig({ NODE_ENV: 'test', PORT: '0', DATABASE_URL: db.url, RBAC_SECRET_KEY: 'errors-secret-key-0123', RBAC_JWT_SECRET: 'errors-jwt-secret-0123' });
     server = await startServer({ config, root: ROOT, plugins, web: 'built', seed: true, log: createLogger({ logLevel: 'error' }, sink) });
@@ -77,8 +77,9 @@ describe('render failures', () => {
     const r = await get('/ru');
     expect(r.status).toBe(500);
     expect(r.html).toContain('<html lang="ru">');
-    expect(r.html).toContain('Something went wrong');
-    expect(r.html).toContain('Reload');
+    // in the page's language (the storefront dictionary), and not the '/500' page's own title
+    expect(r.html).toContain('Произошла ошибка');
+    expect(r.html).toContain('Перезагрузить');
     expect(r.html).not.toContain('Что-то пошло не так');
     expect(JSON.parse(r.data!)).toMatchObject({ error: { status: 500 }, before: [], content: [], after: [] });
     expect(r.html).not.toContain(SECRET_FAILURE);

@@ -9,7 +9,7 @@ describe('storefront pages', () => {
     const res = await fetch(server.url + path, { headers });
     return { status: res.status, html: await res.text(), cache: res.headers.get('x-page-cache'), type: res.headers.get('content-type') };
   };
-  /** the cookie of a real session: only a validly signed one skips the page cache */
+  /** the cookie of a real session (it does not skip the page cache: every visitor gets the same HTML) */
   let session: string | undefined;
   const signedIn = async () => {
     if (!session) {
@@ -65,12 +65,97 @@ describe('storefront pages', () => {
     expect(r.html).not.toContain('href="/blog/articles/launch-week"');
   });
 
+  it("page data carries only the page's language, no write times, and no relation ids its ends already carry", async () => {
+    const a = await article();
+    for (const [path, language, other] of [['/ru', 'ru', 'en'], ['/', 'en', 'ru'], ['/ru/blog/articles/launch-week', 'ru', 'en']] as const) {
+      const html = (await get(path)).html;
+      const json = html.match(/<script id="__PAGE__" type="application\/json">(.*?)<\/script>/s)![1];
+      const data = JSON.parse(json);
+      const maps: Record<string, unknown>[] = [];
+      const keys = new Set<string>();
+      const walk = (x: unknown): void => {
+        if (Array.isArray(x)) return x.forEach(walk);
+        if (!x || typeof x !== 'object') return;
+        const o = x as Record<string, unknown>;
+        Object.keys(o).forEach((k) => keys.add(k));
+        if (Object.keys(o).length && Object.keys(o).every((k) => k === 'en' || k === 'ru')) maps.push(o);
+        Object.values(o).forEach(walk);
+      };
+      walk(data.before);
+      walk(data.content);
+      walk(data.after);
+      walk(data.context.params);
+      expect(maps.length, path).toBeGreaterThan(10);
+      // a value only in the other language is kept (the page falls back to it); both never travel together
+      expect(maps.filter((m) => Object.keys(m).length > 1), path).toEqual([]);
+      expect(maps.filter((m) => m[language]).length, path).toBeGreaterThan(maps.filter((m) => m[other]).length);
+      expect(keys.has('createdAt') || keys.has('updatedAt'), path).toBe(false);
+      expect(keys.has('widgetId') || keys.has('articleId') || keys.has('buttonsArrayId'), path).toBe(false);
+      expect(json, path).not.toContain(other === 'en' ? a.title.en : a.title.ru);
+    }
+  });
+
+  it("beside the storefront's catch-all, an unknown API route is a 404 for a visitor, not a 401 asking to sign in", async () => {
+    for (const path of ['/api/ecommerce/nonsense', '/api/ecommerce/attribute-keies', '/api/nothing/here']) {
+      expect((await fetch(server.url + path)).status, path).toBe(404);
+    }
+    // a known route still asks for authorization
+    expect((await fetch(server.url + '/api/ecommerce/orders', { method: 'POST' })).status).toBe(401);
+  });
+
   it('an article page by its slug', async () => {
     const a = await article();
     const r = await get('/blog/articles/launch-week');
     expect(r.status).toBe(200);
     expect(r.html).toContain(a.title.en);
     expect((await get('/blog/articles/no-such-article')).status).toBe(404);
+  });
+
+  it("a page about one row is titled by the row's title in the page's language; the home page has an h1", async () => {
+    const title = async (path: string) => (await get(path)).html.match(/<title>([^<]*)<\/title>/)?.[1];
+    expect(await title('/ecommerce/products/shop-template')).toBe('Shop template | Studio — site templates');
+    expect(await title('/ru/ecommerce/products/shop-template')).toBe('Шаблон магазина | Studio — site templates');
+    expect(await title('/blog/articles/launch-week')).toBe(`${(await article()).title.en} | Studio — site templates`);
+    expect(await title('/ru/blog/articles/launch-week')).toBe(`${(await article()).title.ru} | Studio — site templates`);
+    expect(await title('/ecommerce/stores/main-store')).toBe('Studio store | Studio — site templates');
+    expect(await title('/ru/ecommerce/categories/hosting')).toBe('Хостинг | Studio — site templates');
+    expect(await title('/blog/categories/guides')).toBe('Guides | Studio — site templates');
+    // a page about no row keeps its own title; in another language, its first titled content widget's title
+    expect(await title('/blog')).toBe('Blog | Studio — site templates');
+    const ru = await title('/ru/blog');
+    expect(ru).toMatch(/^[А-Яа-яЁё][^|]* \| Studio — site templates$/);
+    expect(await title('/ru/ecommerce/products')).toMatch(/^[А-Яа-яЁё]/);
+    for (const home of ['/', '/ru']) expect((await get(home)).html, home).toMatch(/<h1[ >]/);
+  });
+
+  it('from the home page, links reach every public route of spec §2 and every list page, in both languages', async () => {
+    const patterns = [
+      /^\/ecommerce\/products\/[^/]+$/, /^\/ecommerce\/categories\/[^/]+$/, /^\/ecommerce\/stores\/[^/]+$/, /^\/blog\/categories\/[^/]+$/, /^\/blog\/articles\/[^/]+$/,
+      /^\/rbac\/subjects\/(?!settings$)[^/]+$/, /^\/rbac\/subjects\/[^/]+\/social\/profile$/, /^\/rbac\/subjects\/settings$/, /^\/rbac\/subject\/authentication\/select-method$/,
+      /^\/rbac\/subject\/authentication\/email-and-password\/forgot-password$/, /^\/rbac\/subject\/authentication\/email-and-password\/registration$/,
+      /^\/blog$/, /^\/blog\/articles$/, /^\/blog\/categories$/, /^\/ecommerce$/, /^\/ecommerce\/products$/, /^\/ecommerce\/categories$/, /^\/ecommerce\/stores$/, /^\/careers$/,
+    ];
+    for (const prefix of ['', '/ru']) {
+      // follow the links of the server-rendered pages, breadth first, from the home page
+      const seen = new Set<string>();
+      const queue = [prefix || '/'];
+      while (queue.length) {
+        const path = queue.shift()!;
+        if (seen.has(path)) continue;
+        seen.add(path);
+        const r = await get(path);
+        expect(r.status, `${path} (linked)`).toBe(200);
+        for (const [tag, href] of r.html.matchAll(/<a [^>]*href="([^"#?]*)[^"]*"[^>]*>/g)) {
+          if (!href.startsWith('/') || href.startsWith('//')) continue;
+          if (/ lang="/.test(tag)) continue; // the language switcher's links lead to the other language on purpose
+          // links stay in the page's language
+          if (prefix) expect(href === prefix || href.startsWith(prefix + '/'), `${href} on ${path}`).toBe(true);
+          if (!seen.has(href)) queue.push(href);
+        }
+      }
+      const reached = [...seen].map((p) => p.slice(prefix.length) || '/');
+      for (const pattern of patterns) expect(reached.some((p) => pattern.test(p)), `${prefix || 'en'}: ${pattern}`).toBe(true);
+    }
   });
 
   it('the public routes of spec §2 answer with their pages', async () => {
@@ -82,6 +167,8 @@ describe('storefront pages', () => {
       ['/blog/categories/news'], ['/blog/articles/launch-week'], [`/rbac/subjects/${me.data.slug}`, me.data.adminTitle], [`/rbac/subjects/${me.data.slug}/social/profile`],
       ['/rbac/subjects/settings'], ['/rbac/subject/authentication/select-method'], ['/rbac/subject/authentication/email-and-password/forgot-password'],
       ['/rbac/subject/authentication/email-and-password/registration'], ['/500'], ['/ru/ecommerce/products/shop-template', product.title.ru],
+      // a store's attribute is named by its key's title in the page's language (the relation is expanded back)
+      ['/ru/ecommerce/stores/main-store', 'Доставка'],
     ];
     for (const [path, text] of routes) {
       const r = await get(path);
@@ -93,10 +180,10 @@ describe('storefront pages', () => {
   });
 
   it('a page costs the same queries however many widget rows it shows: no query per row', async () => {
-    const rendered = await signedIn();
     const queries = async () => {
+      await server.system('GET', '/api/revalidation/revalidate?path=/&type=layout'); // drawn anew, not from the cache
       const before = server.database.queries;
-      const r = await get('/', rendered);
+      const r = await get('/');
       expect(r.cache).toBe('miss');
       return { n: server.database.queries - before, html: r.html };
     };
@@ -127,7 +214,11 @@ describe('storefront pages', () => {
     expect((await get('/')).cache).toBe('hit');
     expect((await server.api('GET', '/api/revalidation/revalidate?path=/&type=layout')).status).toBe(200);
     expect((await get('/')).cache).toBe('miss');
-    // a request carrying a session is never answered from the cache
-    expect((await get('/', await signedIn())).cache).toBe('miss');
+    // a signed-in visitor gets the same page from the cache: the HTML holds no subject's data
+    const anonymous = await get('/');
+    const signed = await get('/', await signedIn());
+    expect(signed.cache).toBe('hit');
+    expect(signed.html).toBe(anonymous.html);
+    expect(signed.html).not.toContain('cache-skip@example.com');
   });
 });

@@ -7,11 +7,13 @@ import { registerPluginVariants } from '../../plugins/web.js';
 import { registerAdminViews } from './views.js';
 
 registerGenericAdmin();
-registerPluginVariants();
 registerAdminViews();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AdminApp />
-  </StrictMode>,
-);
+// the modules' variants (the sign-in form, overrides of admin views) are loaded before the first render
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AdminApp />
+    </StrictMode>,
+  );
+registerPluginVariants().then(render, render);

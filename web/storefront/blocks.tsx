@@ -3,6 +3,7 @@ import { ArrowRight } from 'lucide-react';
 import { targets, useHref, usePage, useT, type Expanded } from './context.js';
 import { RichTextView } from '../ui/rich-text-view.js';
 import { cn } from '../ui/cn.js';
+import { useWords } from './words.js';
 
 /** the building blocks widgets of every module share: section rhythm, headers, card grids, links */
 
@@ -33,12 +34,37 @@ export function SectionHeader({ row }: { row: Expanded }) {
   );
 }
 
-/** a link that reads as a call to action ('More', 'Read more'), with an arrow that moves on hover */
-export function MoreLink({ to, children = 'More', className }: { to: string; children?: ReactNode; className?: string }) {
-  const href = useHref();
+/**
+ * A widget drawn as its own header (title, subtitle, description) followed by what `children` adds: the
+ * 'default' of module widgets whose rows are only text (billing, agent, notification) and the base of others.
+ * Draws nothing when there is nothing to show.
+ */
+export function TextSection({ row, children }: { row: Expanded; children?: ReactNode }) {
+  const t = useT();
+  if (!t(row.title) && !t(row.subtitle) && !t(row.description) && !children) return null;
   return (
-    <a href={href(to)} className={cn('inline-flex items-center gap-1.5 text-sm font-semibold text-blue-700 hover:text-blue-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600', className)}>
+    <Section row={row}>
+      <SectionHeader row={row} />
       {children}
+    </Section>
+  );
+}
+
+/**
+ * A link that reads as a call to action ('More', 'Read more'; 'More' in the page's language when it has no
+ * text), with an arrow that moves on hover. `label` names what it leads to (a card's title): the link's name is
+ * 'More: Shop template' (aria-label; a visually hidden suffix when the visible text is not plain text), so the
+ * card links of a list are told apart, and the visible text stays first in the name.
+ */
+export function MoreLink({ to, children, label, className }: { to: string; children?: ReactNode; label?: string; className?: string }) {
+  const href = useHref();
+  const w = useWords();
+  const text = children ?? w('more');
+  const named = label && typeof text === 'string';
+  return (
+    <a href={href(to)} aria-label={named ? `${text}: ${label}` : undefined} className={cn('inline-flex min-h-6 items-center gap-1.5 text-sm font-semibold text-blue-700 hover:text-blue-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600', className)}>
+      {text}
+      {label && !named && <span className="sr-only">: {label}</span>}
       <ArrowRight aria-hidden className="h-4 w-4 transition-transform group-hover:translate-x-0.5" />
     </a>
   );

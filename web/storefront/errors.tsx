@@ -1,16 +1,23 @@
 import { Component, useEffect, useState, type ReactNode } from 'react';
 import { RotateCw } from 'lucide-react';
 import { cn } from '../ui/cn.js';
+import { useWords } from './words.js';
 
 /** what the storefront asks the server before its one automatic reload (spec §7, §8) */
 export const REVALIDATE_URL = '/api/revalidation/revalidate?path=/&type=layout';
 /** the path whose failed render was already retried in this tab (session storage) */
 export const RECOVERY_KEY = 'storefront.recovery';
 
-/** the error fallback of one widget (spec §8) */
+/** the error fallback of one widget (spec §8), in English; other languages: the 'storefront.widgetError' word */
 export const WIDGET_ERROR = 'Oh no! Something went wrong...';
 /** the message of the global error screen when the server could not draw the page; never the server's own text */
 export const SERVER_ERROR = 'Something went wrong';
+
+/** the widget fallback's text in the page's language */
+function WidgetError() {
+  const w = useWords();
+  return <div role="alert" className="mx-auto max-w-7xl px-4 py-6 text-red-700">{w('widgetError')}</div>;
+}
 
 /** the browser side effects of error recovery, in one place so that tests can watch them */
 export const recoveryBrowser = {
@@ -73,7 +80,8 @@ type Phase = 'idle' | 'reloading' | 'shown';
  * second failure shows the screen. `data-recovery` says which: idle (server markup), reloading, shown.
  * Before hydration, 'Reload' is a plain GET of the same address.
  */
-export function GlobalError({ message, recover: retry = false, className }: { message: string; recover?: boolean; className?: string }) {
+export function GlobalError({ message, recover: retry = false, className }: { message?: string; recover?: boolean; className?: string }) {
+  const w = useWords();
   const [phase, setPhase] = useState<Phase>('idle');
   useEffect(() => {
     if (retry && shouldRecover()) {
@@ -83,11 +91,11 @@ export function GlobalError({ message, recover: retry = false, className }: { me
   }, [retry]);
   return (
     <section role="alert" data-recovery={phase} className={cn('mx-auto flex w-full max-w-xl flex-col items-center gap-4 px-4 py-16 text-center', className)}>
-      <p className="text-2xl font-semibold tracking-tight text-slate-900">{message}</p>
+      <p className="text-2xl font-semibold tracking-tight text-slate-900">{message ?? w('serverError')}</p>
       {phase === 'reloading' ? (
         <p className="flex items-center gap-2 text-slate-600" aria-live="polite">
           <RotateCw className="h-4 w-4 animate-spin" aria-hidden />
-          Reloading...
+          {w('reloading')}
         </p>
       ) : (
         <form method="get" onSubmit={(e) => {
@@ -96,7 +104,7 @@ export function GlobalError({ message, recover: retry = false, className }: { me
         }}>
           <button type="submit" className="inline-flex h-10 items-center justify-center gap-2 rounded-md bg-slate-900 px-4 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
             <RotateCw className="h-4 w-4" aria-hidden />
-            Reload
+            {w('reload')}
           </button>
         </form>
       )}
@@ -114,7 +122,7 @@ export class WidgetBoundary extends Component<{ children: ReactNode }, { failed:
     console.error(error);
   }
   render() {
-    return this.state.failed ? <div role="alert" className="mx-auto max-w-7xl px-4 py-6 text-red-700">{WIDGET_ERROR}</div> : this.props.children;
+    return this.state.failed ? <WidgetError /> : this.props.children;
   }
 }
 
@@ -129,7 +137,7 @@ export class PageBoundary extends Component<{ children: ReactNode }, { error?: u
   }
   render() {
     if (this.state.error === undefined) return this.props.children;
-    const message = this.state.error instanceof Error && this.state.error.message ? this.state.error.message : SERVER_ERROR;
+    const message = this.state.error instanceof Error && this.state.error.message ? this.state.error.message : undefined;
     return <GlobalError message={message} className="min-h-screen justify-center" />;
   }
 }

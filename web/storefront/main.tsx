@@ -2,15 +2,21 @@ import { hydrateRoot } from 'react-dom/client';
 import '../styles.css';
 import type { PageData } from './page.js';
 import { StorefrontShell } from './shell.js';
-import { registerPluginVariants } from '../../plugins/web.js';
+import { declarePluginVariants } from '../../plugins/web.js';
+import { loadModules } from '../registry.js';
 import { LivePage } from '../../plugins/broadcast/web/live-page.js';
 
-registerPluginVariants();
+declarePluginVariants();
 
 const data = JSON.parse(document.getElementById('__PAGE__')!.textContent!) as PageData;
-hydrateRoot(
-  document.getElementById('root')!,
-  <StorefrontShell>
-    <LivePage initial={data} />
-  </StorefrontShell>,
-);
+const hydrate = () =>
+  hydrateRoot(
+    document.getElementById('root')!,
+    <StorefrontShell>
+      <LivePage initial={data} />
+    </StorefrontShell>,
+  );
+// the code of the modules this page's widgets come from (the server noted them while rendering), loaded before
+// hydrating so that the first render here matches the server's HTML; a failed load still hydrates (those widgets
+// then load again, and show their error boundary if they cannot)
+loadModules(data.modules ?? []).then(hydrate, hydrate);

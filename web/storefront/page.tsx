@@ -1,5 +1,8 @@
+import { createContext, useContext, type ComponentType } from 'react';
 import { PageProvider, Variant, type Expanded, type PageContext } from './context.js';
-import { GlobalError, PageBoundary, RecoveryDone, SERVER_ERROR, WidgetBoundary } from './errors.js';
+import { GlobalError, PageBoundary, RecoveryDone, WidgetBoundary } from './errors.js';
+import { resolveVariant } from './variants.js';
+import { useWords } from './words.js';
 
 /** one widget slot of a page: a host widget pointing at a module's widget */
 export interface Block {
@@ -23,6 +26,51 @@ export interface PageData {
    * built-in screen when there is none): the browser then recovers once (see errors.tsx). Never the error's text.
    */
   error?: { status: number };
+  /**
+   * The modules whose web code drew this page (web/registry's lazy modules), noted by the server while it
+   * rendered: the browser loads them before it hydrates.
+   */
+  modules?: string[];
+}
+
+/**
+ * A widget component that is the site's header marks itself `header = true` (the navbar): the layout
+ * widgets placed before it (the account menu, a language switcher) are drawn inside it — in its bar on
+ * large screens and in its menu on small ones — instead of as strips above it. Content decides what goes
+ * in the header by the layout's order alone.
+ */
+export type HeaderComponent = ComponentType<{ row: Expanded }> & { header?: boolean };
+
+const HeaderItemsContext = createContext<Block[]>([]);
+
+/** the layout widgets a header draws (see HeaderComponent); nothing outside a header's page */
+export function HeaderItems({ className }: { className?: string }) {
+  const items = useContext(HeaderItemsContext);
+  if (!items.length) return null;
+  return (
+    <div className={className}>
+      <Blocks blocks={items} />
+    </div>
+  );
+}
+
+/** whether a header item is placed: for a header's layout to leave room (or none) */
+export const useHasHeaderItems = () => useContext(HeaderItemsContext).length > 0;
+
+/** the layout's widgets before the content, split at the first header: those before it go inside it */
+function splitHeader(before: Block[], product?: string): { items: Block[]; rest: Block[] } {
+  const at = before.findIndex((b) => (resolveVariant(b.module, 'widget', b.widget.variant, product) as HeaderComponent | undefined)?.header === true);
+  return at > 0 ? { items: before.slice(0, at), rest: before.slice(at) } : { items: [], rest: before };
+}
+
+/** the layout's widgets before the content; inside the page's boundary, so a malformed block shows the error screen */
+function Before({ blocks, product }: { blocks: Block[]; product?: string }) {
+  const { items, rest } = splitHeader(blocks, product);
+  return (
+    <HeaderItemsContext.Provider value={items}>
+      <Blocks blocks={rest} />
+    </HeaderItemsContext.Provider>
+  );
 }
 
 function Blocks({ blocks }: { blocks: Block[] }) {
@@ -37,6 +85,12 @@ function Blocks({ blocks }: { blocks: Block[] }) {
   );
 }
 
+/** the error screen of a page the server could not draw, in the page's language */
+function PageError({ builtIn }: { builtIn: boolean }) {
+  const w = useWords();
+  return <GlobalError message={builtIn ? w('serverError') : w('pageError')} recover className={builtIn ? 'min-h-[60vh] justify-center' : undefined} />;
+}
+
 /**
  * A page: the layout's widgets around the page's own, each drawn by its module's variant. An error page
  * adds the global error screen, which revalidates and reloads once; a page that rendered clears that retry.
@@ -47,10 +101,10 @@ export function PageView({ data }: { data: PageData }) {
     <PageProvider value={data.context}>
       <PageBoundary>
         <div className="flex min-h-screen flex-col">
-          <Blocks blocks={data.before} />
+          <Before blocks={data.before} product={data.context.product} />
           <main className="flex-1">
             <Blocks blocks={data.content} />
-            {data.error && <GlobalError message={builtIn ? SERVER_ERROR : 'This page could not be shown.'} recover className={builtIn ? 'min-h-[60vh] justify-center' : undefined} />}
+            {data.error && <PageError builtIn={!!builtIn} />}
           </main>
           <Blocks blocks={data.after} />
         </div>

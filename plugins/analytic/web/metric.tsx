@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Section, SectionHeader } from '../../../web/storefront/blocks.js';
 import { usePage, type Expanded } from '../../../web/storefront/context.js';
 import { Skeleton } from '../../../web/ui/skeleton.js';
+import { useWords } from '../../../web/storefront/words.js';
+import { useAnalyticWords } from './words.js';
 
 export interface MetricValue {
   metric: string;
@@ -11,10 +13,8 @@ export interface MetricValue {
   series: { day: string; value: number }[];
 }
 
-const CAPTION: Record<string, Record<string, string>> = {
-  en: { 'page-view': 'views', 'sign-up': 'sign-ups', 'add-to-cart': 'added to cart', checkout: 'checkouts', payment: 'orders paid', revenue: 'revenue', days: 'in the last {n} days' },
-  ru: { 'page-view': 'просмотров', 'sign-up': 'регистраций', 'add-to-cart': 'добавлено в корзину', checkout: 'оформлений заказа', payment: 'оплаченных заказов', revenue: 'выручка', days: 'за последние {n} дн.' },
-};
+const METRICS = ['page-view', 'sign-up', 'add-to-cart', 'checkout', 'payment', 'revenue'] as const;
+const isMetric = (m: string): m is (typeof METRICS)[number] => (METRICS as readonly string[]).includes(m);
 
 /**
  * analytic/widget 'default': the one metric the widget was set up with (its total over its days, and a small
@@ -23,6 +23,8 @@ const CAPTION: Record<string, Record<string, string>> = {
  */
 export function MetricWidget({ row }: { row: Expanded }) {
   const page = usePage();
+  const w = useAnalyticWords();
+  const sw = useWords();
   const [value, setValue] = useState<MetricValue | null | undefined>(undefined);
   useEffect(() => {
     let live = true;
@@ -34,7 +36,6 @@ export function MetricWidget({ row }: { row: Expanded }) {
       live = false;
     };
   }, [row.id]);
-  const words = CAPTION[page.language] ?? CAPTION.en;
   const metric = String(row.metric ?? 'page-view');
   const max = Math.max(1, ...(value?.series.map((s) => s.value) ?? [1]));
   return (
@@ -42,7 +43,7 @@ export function MetricWidget({ row }: { row: Expanded }) {
       <SectionHeader row={row} />
       <div className="mt-6 inline-flex flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-live="polite">
         {value === undefined ? (
-          <Skeleton className="h-12 w-40" aria-label="Loading" />
+          <Skeleton className="h-12 w-40" aria-label={sw('loading')} />
         ) : value === null ? (
           <span className="text-slate-500">—</span>
         ) : (
@@ -51,7 +52,7 @@ export function MetricWidget({ row }: { row: Expanded }) {
               {new Intl.NumberFormat(page.language, { maximumFractionDigits: 2 }).format(value.total)}
             </span>
             <span className="mt-1 text-sm text-slate-600">
-              {words[metric] ?? metric} {words.days.replace('{n}', String(value.days))}
+              {isMetric(metric) ? w(metric) : metric} {w('days', { n: value.days })}
             </span>
             <div className="mt-4 flex h-10 items-end gap-px" aria-hidden>
               {value.series.slice(-30).map((s) => (

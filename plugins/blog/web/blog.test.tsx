@@ -5,7 +5,10 @@ import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
 import { register } from '../../../web/registry.js';
-import { registerBlogWeb } from './index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BLOG_WIDGET_VARIANTS, registerBlogWeb } from './index.js';
+import { ArticleListLatest, LATEST_LIMIT } from './latest.js';
 import { registerStartupWeb } from '../../startup/web/index.js';
 
 afterEach(() => {
@@ -64,8 +67,9 @@ describe('blog article list', () => {
     expect(screen.getByText('Latest news')).toBeTruthy();
     const cards = screen.getAllByRole('listitem');
     expect(cards.map((c) => within(c).getByRole('heading').textContent)).toEqual(['Launch week', 'Choosing a template']);
-    const more = screen.getAllByRole('link', { name: 'Read more' });
+    const more = screen.getAllByRole('link', { name: /^Read more/ });
     expect(more.map((a) => a.getAttribute('href'))).toEqual(['/blog/articles/launch-week', '/blog/articles/choosing-a-template']);
+    expect(more.map((a) => a.getAttribute('aria-label'))).toEqual(['Read more: Launch week', 'Read more: Choosing a template']);
     expect(screen.getByRole('list').className).toContain('md:grid-cols-2');
     expect(screen.getByRole('list').className).toContain('lg:grid-cols-3');
   });
@@ -74,12 +78,12 @@ describe('blog article list', () => {
     show(widget('article-list-default'), page('ru'));
     expect(screen.getByRole('heading', { level: 2, name: 'Блог' })).toBeTruthy();
     expect(screen.getByText('Неделя запусков')).toBeTruthy();
-    expect(screen.getAllByRole('link', { name: 'Read more' })[0].getAttribute('href')).toBe('/ru/blog/articles/launch-week');
+    expect(screen.getAllByRole('link', { name: /^Читать далее/ })[0].getAttribute('href')).toBe('/ru/blog/articles/launch-week');
   });
 
   it('the startup widget draws with the same components', () => {
     show(widget('article-list-default'), page(), 'startup');
-    expect(screen.getAllByRole('link', { name: 'Read more' })).toHaveLength(2);
+    expect(screen.getAllByRole('link', { name: /^Read more/ })).toHaveLength(2);
   });
 });
 
@@ -108,7 +112,7 @@ describe('blog article overview', () => {
     show(widget('article-overview-ecommerce-module-product-list-default'), page('ru'));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Неделя запусков');
     expect(screen.getByRole('heading', { level: 3, name: 'Шаблон магазина' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'View product' }).getAttribute('href')).toBe('/ru/ecommerce/products/shop-template');
+    expect(screen.getByRole('link', { name: /^Посмотреть товар/ }).getAttribute('href')).toBe('/ru/ecommerce/products/shop-template');
   });
 });
 
@@ -148,8 +152,8 @@ describe('blog article with private content', () => {
   it('a visitor is asked to sign in, in the page language, and the article is not asked for', async () => {
     const fetch = server(false);
     show(privateWidget(), page('ru'));
-    await screen.findByText('Sign in to read this article');
-    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/select-method');
+    await screen.findByText('Войдите, чтобы прочитать статью');
+    expect(screen.getByRole('link', { name: 'Войти' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/select-method');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Неделя запусков');
     expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/api/blog/articles'))).toBe(false);
   });
@@ -166,7 +170,7 @@ describe('blog categories', () => {
   it('category list: cards with More linking to the category', () => {
     show(withCategories('category-list-default'), page('ru'));
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Новости', 'Руководства']);
-    expect(screen.getAllByRole('link', { name: 'More' }).map((a) => a.getAttribute('href'))).toEqual(['/ru/blog/categories/news', '/ru/blog/categories/guides']);
+    expect(screen.getAllByRole('link', { name: /^Подробнее/ }).map((a) => a.getAttribute('href'))).toEqual(['/ru/blog/categories/news', '/ru/blog/categories/guides']);
   });
 
   it('category buttons: one link per category, the current one marked', () => {
@@ -181,10 +185,65 @@ describe('blog categories', () => {
     show(withCategories('category-overview-default'));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('News');
     expect(screen.getByText('Studio news')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Read more' }).getAttribute('href')).toBe('/blog/articles/choosing-a-template');
+    expect(screen.getByRole('link', { name: /^Read more/ }).getAttribute('href')).toBe('/blog/articles/choosing-a-template');
     cleanup();
     show(withCategories('category-overview-default'), page('en', { 'blog.category': guides }));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Guides');
-    expect(screen.queryByRole('link', { name: 'Read more' })).toBeNull();
+    expect(screen.queryByRole('link', { name: /^Read more/ })).toBeNull();
+  });
+});
+
+describe('latest articles', () => {
+  const newest = article('new-release', 'New release', 'Новый релиз');
+  /** the public list as the server answers it, newest first; the request is kept to check its query */
+  const server = (answer: { status: number; body: unknown }) => {
+    const fetch = vi.fn(async (_url: string, _init?: RequestInit) => new Response(JSON.stringify(answer.body), { status: answer.status }));
+    vi.stubGlobal('fetch', fetch);
+    return fetch;
+  };
+
+  it('lists the newest public articles, newest first and limited, without linking them by hand', async () => {
+    const fetch = server({ status: 200, body: { data: [newest, launch, choosing] } });
+    show(widget('article-list-latest-default', { widgetsToArticles: [] }), page('ru'));
+    await screen.findByRole('heading', { level: 3, name: 'Новый релиз' });
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Новый релиз', 'Неделя запусков', 'Выбор шаблона']);
+    expect(screen.getAllByRole('link', { name: /^Читать далее/ })[0]!.getAttribute('href')).toBe('/ru/blog/articles/new-release');
+    const [url, init] = fetch.mock.calls[0]!;
+    const query = new URLSearchParams(new URL(String(url), 'http://x').search);
+    expect(new URL(String(url), 'http://x').pathname).toBe('/api/blog/articles');
+    expect(query.get('orderBy[and][0][column]')).toBe('createdAt');
+    expect(query.get('orderBy[and][0][method]')).toBe('desc');
+    expect(query.get('limit')).toBe(String(LATEST_LIMIT));
+    // anonymously: the list every visitor gets, never a members-only field
+    expect(init?.credentials).toBe('omit');
+  });
+
+  it('before the browser asks (the server markup), shows the linked articles, then the latest replace them', async () => {
+    const html = renderToString(at(page(), <Variant module="blog" entity="widget" row={widget('article-list-latest-default')} />));
+    expect(html).toContain('Launch week');
+    expect(html).toContain('Choosing a template');
+    server({ status: 200, body: { data: [newest] } });
+    show(widget('article-list-latest-default'));
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Launch week', 'Choosing a template']);
+    await screen.findByRole('heading', { level: 3, name: 'New release' });
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['New release']);
+  });
+
+  it('without linked articles the server draws skeletons; an empty or failed list says so', async () => {
+    const html = renderToString(at(page(), <Variant module="blog" entity="widget" row={widget('article-list-latest-default', { widgetsToArticles: [] })} />));
+    expect(html).toContain('animate-pulse');
+    server({ status: 200, body: { data: [] } });
+    show(widget('article-list-latest-default', { widgetsToArticles: [] }));
+    await screen.findByText('No articles yet');
+    cleanup();
+    server({ status: 500, body: { message: 'Internal server error', status: 500 } });
+    show(widget('article-list-latest-default', { widgetsToArticles: [] }), page('ru'));
+    expect((await screen.findByRole('alert')).textContent).toBe('Не удалось загрузить последние статьи.');
+  });
+
+  it('is a variant an admin can pick, registered like the others', () => {
+    expect(BLOG_WIDGET_VARIANTS['article-list-latest-default']).toBe(ArticleListLatest);
+    const manifest = JSON.parse(readFileSync(join(process.cwd(), 'schemas', 'blog', 'widget.json'), 'utf8')) as { variants: string[] };
+    expect(manifest.variants).toContain('article-list-latest-default');
   });
 });

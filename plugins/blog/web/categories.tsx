@@ -3,15 +3,18 @@ import { targets, usePage, useHref, useT, type Expanded } from '../../../web/sto
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { ArticleCard, CardGrid, CategoryCard, GridItem, Section, SectionHeader, categoryPath, usePageRow } from './parts.js';
+import { useWords } from '../../../web/storefront/words.js';
 
 /** 'category-list-default': the widget's categories as cards with 'More' */
-export const CategoryListDefault = ({ row }: { row: Expanded }) => (
-  <CardListSection row={row} relation="widgetsToCategories" end="category" label="Categories" card={(c) => <CategoryCard category={c} />} />
-);
+export function CategoryListDefault({ row }: { row: Expanded }) {
+  const w = useWords();
+  return <CardListSection row={row} relation="widgetsToCategories" end="category" label={w('categories')} card={(c) => <CategoryCard category={c} />} />;
+}
 
 /** 'category-list-button-default': the categories as a row of buttons; the current page's category is marked */
 export function CategoryListButtonDefault({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useWords();
   const href = useHref();
   const current = usePage().params['blog.category']?.id;
   const categories = targets(row, 'widgetsToCategories', 'category');
@@ -19,7 +22,7 @@ export function CategoryListButtonDefault({ row }: { row: Expanded }) {
   return (
     <Section row={row} className="py-6 lg:py-8">
       {t(row.title) && <h2 className="mb-4 text-sm font-semibold uppercase tracking-wide text-slate-500">{t(row.title)}</h2>}
-      <nav aria-label={t(row.title) || 'Categories'}>
+      <nav aria-label={t(row.title) || w('categories')}>
         <ul className="flex flex-wrap gap-2">
           {categories.map((c) => {
             const active = c.id === current;
@@ -47,6 +50,7 @@ export function CategoryListButtonDefault({ row }: { row: Expanded }) {
 /** 'category-overview-default': the page's category (or the widget's first) and its articles */
 export function CategoryOverviewDefault({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useWords();
   const category = usePageRow('blog.category', row, 'widgetsToCategories', 'category');
   if (!category) return null;
   const articles = targets(category, 'categoriesToArticles', 'article');
@@ -57,7 +61,7 @@ export function CategoryOverviewDefault({ row }: { row: Expanded }) {
         {t(category.subtitle) && <p className="mt-4 text-xl text-slate-600">{t(category.subtitle)}</p>}
         {t(category.description) && <RichTextView value={t(category.description)} className="mt-4 text-lg text-slate-600" />}
       </header>
-      <CardGrid label={t(category.title) || 'Articles'}>
+      <CardGrid label={t(category.title) || w('articles')}>
         {articles.map((a) => (
           <GridItem key={a.id}>
             <ArticleCard article={a} />

@@ -3,6 +3,7 @@ import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow } from '../../../web/storefront/blocks.js';
 import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { useWords } from '../../../web/storefront/words.js';
 
 export { CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow };
 
@@ -13,11 +14,13 @@ export const categoryPath = (c: Expanded) => `/blog/categories/${String(c.slug ?
 /** an article as a card: title, subtitle and 'Read more' */
 export function ArticleCard({ article }: { article: Expanded }) {
   const t = useT();
+  const title = t(article.title) || String(article.slug ?? '');
+  const w = useWords();
   return (
     <article className={CARD}>
-      <h3 className="text-xl font-semibold text-slate-900">{t(article.title) || String(article.slug ?? '')}</h3>
+      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
       {t(article.subtitle) && <p className="mt-2 flex-1 text-slate-600">{t(article.subtitle)}</p>}
-      <MoreLink className="mt-6 self-start" to={articlePath(article)}>Read more</MoreLink>
+      <MoreLink className="mt-6 self-start" to={articlePath(article)} label={title}>{w('readMore')}</MoreLink>
     </article>
   );
 }
@@ -25,11 +28,12 @@ export function ArticleCard({ article }: { article: Expanded }) {
 /** a category as a card: title, subtitle and 'More' */
 export function CategoryCard({ category }: { category: Expanded }) {
   const t = useT();
+  const title = t(category.title) || String(category.slug ?? '');
   return (
     <article className={CARD}>
-      <h3 className="text-xl font-semibold text-slate-900">{t(category.title) || String(category.slug ?? '')}</h3>
+      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
       {t(category.subtitle) && <p className="mt-2 flex-1 text-slate-600">{t(category.subtitle)}</p>}
-      <MoreLink className="mt-6 self-start" to={categoryPath(category)}>More</MoreLink>
+      <MoreLink className="mt-6 self-start" to={categoryPath(category)} label={title} />
     </article>
   );
 }

@@ -7,6 +7,8 @@ import { Button } from '../../../web/ui/button.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { useCurrentSubject, useSubject } from '../../rbac/web/session.js';
+import { useWords } from '../../../web/storefront/words.js';
+import { useCrmWords } from './words.js';
 
 const http = createHttp({ baseUrl: '' });
 
@@ -35,6 +37,8 @@ export function formValues(form: HTMLFormElement): Record<string, string | strin
  */
 export function CrmFormDefault({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useCrmWords();
+  const sw = useWords();
   const [pending, setPending] = useState(false);
   const { status, me } = useSubject();
   const subjectOf = useCurrentSubject();
@@ -50,7 +54,7 @@ export function CrmFormDefault({ row }: { row: Expanded }) {
       const subject = await subjectOf();
       if (subject) await http.request('POST', subjectRequestPath(subject.id), { data: { ...values, formId: row.id } });
       else await http.request('POST', requestsPath(row.id), { data: values });
-      toast.success('Form submitted successfully');
+      toast.success(w('submitted'));
       form.reset();
     } catch (err) {
       toast.error((err as Error).message);
@@ -64,7 +68,7 @@ export function CrmFormDefault({ row }: { row: Expanded }) {
       action={requestsPath(row.id)}
       method="post"
       onSubmit={submit}
-      aria-label={title || 'Form'}
+      aria-label={title || w('form')}
       aria-busy={pending}
       className={cn('flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm lg:p-8', row.className as string)}
     >
@@ -82,9 +86,9 @@ export function CrmFormDefault({ row }: { row: Expanded }) {
       </div>
       <Button type="submit" variant="primary" disabled={pending} className="w-full sm:w-auto sm:self-start">
         {pending ? <Loader2 aria-hidden className="h-4 w-4 animate-spin" /> : <Send aria-hidden className="h-4 w-4" />}
-        {pending ? 'Sending...' : 'Submit'}
+        {pending ? sw('sending') : sw('submit')}
       </Button>
-      {status === 'signed-in' && me && <p className="-mt-3 text-xs text-slate-500">You are signed in: your request is linked to your account.</p>}
+      {status === 'signed-in' && me && <p className="-mt-3 text-xs text-slate-500">{w('signedIn')}</p>}
     </form>
   );
 }

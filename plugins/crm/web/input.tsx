@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import { Input, Textarea } from '../../../web/ui/input.js';
 import { cn } from '../../../web/ui/cn.js';
+import { useCrmWords } from './words.js';
 
 /** input types drawn as an <input> of that HTML type; 'default' and 'text' are plain text */
 const TEXT_LIKE: Record<string, string> = { default: 'text', text: 'text', email: 'email', tel: 'tel', url: 'url', date: 'date' };
@@ -34,6 +35,7 @@ function Options({ input, kind, name, required }: { input: Expanded; kind: 'chec
  */
 export function CrmInput({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useCrmWords();
   const id = useId();
   const type = String(row.type ?? 'default');
   const name = inputKey(row);
@@ -80,7 +82,7 @@ export function CrmInput({ row }: { row: Expanded }) {
       </fieldset>
     );
   } else {
-    return <p className="text-sm text-red-700">Unknown input type</p>;
+    return <p className="text-sm text-red-700">{w('unknownInput')}</p>;
   }
 
   return (

@@ -9,10 +9,13 @@ import { orderQuantity, orderTotals } from '../pricing.js';
 import { CheckoutForm } from './checkout-form.js';
 import { OrderCard } from './order-card.js';
 import { ORDERS_PAGE, cartDrawer, shopPath, shopRequest, useCart, useCartDrawer, type CheckoutAnswer } from './shop-api.js';
+import { useEcommerceWords } from './words.js';
+import { useWords } from '../../../web/storefront/words.js';
 
 /** what the drawer holds: the cart as an editable order card and the checkout form, or the empty state */
 function CartContent() {
   const cart = useCart();
+  const w = useEcommerceWords();
   if (cart.isPending) {
     return (
       <div className="space-y-3" aria-busy>
@@ -21,26 +24,26 @@ function CartContent() {
       </div>
     );
   }
-  if (cart.isError) return <p role="alert" className="text-sm text-red-700">The cart could not be loaded. Close it and try again.</p>;
+  if (cart.isError) return <p role="alert" className="text-sm text-red-700">{w('cartFailed')}</p>;
   const order = cart.data;
   if (!order || !order.ordersToProducts.length) {
     return (
       <div className="flex flex-col items-center gap-3 py-16 text-center text-slate-600">
         <ShoppingCart className="h-10 w-10 text-slate-300" aria-hidden />
-        <p className="font-medium text-slate-900">Your cart is empty</p>
-        <p className="text-sm">Add a product from its page and it shows up here.</p>
+        <p className="font-medium text-slate-900">{w('cartEmpty')}</p>
+        <p className="text-sm">{w('cartEmptyText')}</p>
       </div>
     );
   }
   return (
     <div className="flex flex-col gap-6">
       <OrderCard order={order} editable />
-      <section aria-label="Checkout" className="rounded-xl border border-slate-200 bg-slate-50 p-4 sm:p-5">
-        <h3 className="mb-4 font-semibold text-slate-900">Checkout</h3>
+      <section aria-label={w('checkout')} className="rounded-xl border border-slate-200 bg-slate-50 p-4 sm:p-5">
+        <h3 className="mb-4 font-semibold text-slate-900">{w('checkout')}</h3>
         <CheckoutForm
           key={order.id}
           totals={orderTotals(order.ordersToProducts)}
-          label="Checkout"
+          label={w('checkout')}
           submit={(input) =>
             shopRequest<CheckoutAnswer>('POST', shopPath(cart.subjectId!, '/orders/checkout'), {
               data: { provider: input.provider, email: input.email, comment: input.comment, billingModule: { currency: { id: input.currencyId } }, ecommerceModule: { orders: [{ id: order.id }] } },
@@ -59,6 +62,8 @@ function CartContent() {
 export function CartSheet() {
   const { open } = useCartDrawer();
   const href = useHref();
+  const w = useEcommerceWords();
+  const sw = useWords();
   return (
     <Sheet.Root open={open} onOpenChange={cartDrawer.set}>
       <Sheet.Portal>
@@ -69,8 +74,8 @@ export function CartSheet() {
           data-testid="cart-drawer"
         >
           <div className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
-            <Sheet.Title className="text-lg font-semibold text-slate-900">Cart</Sheet.Title>
-            <Sheet.Close className="rounded p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600" aria-label="Close">
+            <Sheet.Title className="text-lg font-semibold text-slate-900">{w('cart')}</Sheet.Title>
+            <Sheet.Close className="rounded p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600" aria-label={sw('close')}>
               <X className="h-5 w-5" />
             </Sheet.Close>
           </div>
@@ -80,7 +85,7 @@ export function CartSheet() {
           <div className="border-t border-slate-200 px-5 py-3">
             <a href={href(ORDERS_PAGE)} className="inline-flex items-center gap-2 text-sm font-medium text-blue-700 hover:underline">
               <Package className="h-4 w-4" aria-hidden />
-              Your orders
+              {w('yourOrders')}
             </a>
           </div>
         </Sheet.Content>
@@ -93,11 +98,12 @@ export function CartSheet() {
 function CartButton({ className }: { className?: string }) {
   const cart = useCart();
   const quantity = cart.data ? orderQuantity(cart.data.ordersToProducts) : 0;
+  const w = useEcommerceWords();
   return (
     <button
       type="button"
       onClick={cartDrawer.open}
-      aria-label={`Open cart, ${quantity} ${quantity === 1 ? 'item' : 'items'}`}
+      aria-label={quantity === 1 ? w('openCartOne') : w('openCart', { count: quantity })}
       className={cn(
         'fixed bottom-5 right-5 z-30 inline-flex h-14 w-14 items-center justify-center rounded-full bg-slate-900 text-white shadow-lg transition-transform hover:scale-105 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
         className,

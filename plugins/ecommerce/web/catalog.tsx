@@ -4,30 +4,35 @@ import {
   attributeValue, CARD, CardGrid, categoryPath, Description, GridItem, Heading, MoreLink, ProductGrid, ProductMasonry, Section, SectionHeader,
   storePath, usePageRow,
 } from './parts.js';
+import { useWords } from '../../../web/storefront/words.js';
+import { useEcommerceWords } from './words.js';
 
 /** a category as a card: title, short description and 'More' */
 function CategoryCard({ category }: { category: Expanded }) {
   const t = useT();
   const subtitle = t(category.subtitle);
+  const title = t(category.title) || String(category.slug ?? '');
   return (
     <article className={CARD}>
-      <h3 className="text-xl font-semibold text-slate-900">{t(category.title) || String(category.slug ?? '')}</h3>
+      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
       {subtitle ? <p className="mt-2 text-slate-600">{subtitle}</p> : <Description value={category.description} className="mt-2 line-clamp-4 text-base text-slate-600" />}
       <div className="mt-auto pt-6">
-        <MoreLink to={categoryPath(category)} />
+        <MoreLink to={categoryPath(category)} label={title} />
       </div>
     </article>
   );
 }
 
 /** 'category-list-default': the widget's categories as cards */
-export const CategoryListDefault = ({ row }: { row: Expanded }) => (
-  <CardListSection row={row} relation="widgetsToCategories" end="category" label="Categories" card={(c) => <CategoryCard category={c} />} />
-);
+export function CategoryListDefault({ row }: { row: Expanded }) {
+  const w = useWords();
+  return <CardListSection row={row} relation="widgetsToCategories" end="category" label={w('categories')} card={(c) => <CategoryCard category={c} />} />;
+}
 
 /** 'category-overview-default': the page's category or the widget's first, with its products */
 export function CategoryOverviewDefault({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useWords();
   const category = usePageRow('ecommerce.category', row, 'widgetsToCategories', 'category');
   if (!category) return null;
   const products = targets(category, 'categoriesToProducts', 'product');
@@ -36,17 +41,21 @@ export function CategoryOverviewDefault({ row }: { row: Expanded }) {
       <Heading row={category} lead={category.subtitle} />
       <Description value={category.description} className="mt-4 max-w-3xl" />
       <div className="mt-10">
-        <ProductMasonry products={products} label={t(category.title) || 'Products'} />
+        <ProductMasonry products={products} label={t(category.title) || w('products')} />
       </div>
     </Section>
   );
 }
 
-/** a store's attributes as key/value pairs (the key is the attribute's name) */
+/**
+ * a store's attributes as key/value pairs: the key is the title of the attribute's key (spec §2; the relation
+ * attribute-keys-to-attributes is expanded back from the attribute), else the attribute's own name
+ */
 export function StoreAttributes({ store }: { store: Expanded }) {
   const t = useT();
+  const w = useWords();
   const pairs = targets(store, 'storesToAttributes', 'attribute')
-    .map((a) => ({ id: a.id, key: String(a.adminTitle ?? a.slug ?? ''), value: attributeValue(a, t) }))
+    .map((a) => ({ id: a.id, key: t(targets(a, 'attributeKeysToAttributes', 'attributeKey')[0]?.title) || String(a.adminTitle ?? a.slug ?? ''), value: attributeValue(a, t, { yes: w('yes'), no: w('no') }) }))
     .filter((p) => p.key && p.value);
   if (!pairs.length) return null;
   return (
@@ -64,28 +73,31 @@ export function StoreAttributes({ store }: { store: Expanded }) {
 /** a store as a card: title, attributes, description and 'More' */
 function StoreCard({ store }: { store: Expanded }) {
   const t = useT();
+  const title = t(store.title) || String(store.slug ?? '');
   return (
     <article className={CARD}>
-      <h3 className="text-xl font-semibold text-slate-900">{t(store.title) || String(store.slug ?? '')}</h3>
+      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
       <StoreAttributes store={store} />
       <Description value={store.description} className="mt-4 text-base text-slate-600" />
       <div className="mt-auto pt-6">
-        <MoreLink to={storePath(store)} />
+        <MoreLink to={storePath(store)} label={title} />
       </div>
     </article>
   );
 }
 
 /** 'store-list-default': the widget's stores as cards */
-export const StoreListDefault = ({ row }: { row: Expanded }) => (
-  <CardListSection row={row} relation="widgetsToStores" end="store" label="Stores" card={(s) => <StoreCard store={s} />} />
-);
+export function StoreListDefault({ row }: { row: Expanded }) {
+  const w = useEcommerceWords();
+  return <CardListSection row={row} relation="widgetsToStores" end="store" label={w('stores')} card={(s) => <StoreCard store={s} />} />;
+}
 
 const useStore = (row: Expanded) => usePageRow('ecommerce.store', row, 'widgetsToStores', 'store');
 
 /** 'store-overview-default': the page's store or the widget's first, with its products */
 export function StoreOverviewDefault({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useWords();
   const store = useStore(row);
   if (!store) return null;
   return (
@@ -94,7 +106,7 @@ export function StoreOverviewDefault({ row }: { row: Expanded }) {
       <StoreAttributes store={store} />
       <Description value={store.description} className="mt-6 max-w-3xl" />
       <div className="mt-10">
-        <ProductGrid products={targets(store, 'storesToProducts', 'product')} label={t(store.title) || 'Products'} />
+        <ProductGrid products={targets(store, 'storesToProducts', 'product')} label={t(store.title) || w('products')} />
       </div>
     </Section>
   );
@@ -103,12 +115,13 @@ export function StoreOverviewDefault({ row }: { row: Expanded }) {
 /** 'store-product-list-default': the store's products only */
 export function StoreProductListDefault({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useWords();
   const store = useStore(row);
   if (!store) return null;
   return (
     <Section row={row}>
       <SectionHeader row={row} />
-      <ProductGrid products={targets(store, 'storesToProducts', 'product')} label={t(store.title) || 'Products'} />
+      <ProductGrid products={targets(store, 'storesToProducts', 'product')} label={t(store.title) || w('products')} />
     </Section>
   );
 }

@@ -4,23 +4,18 @@ import { Button } from '../../../web/ui/button.js';
 import { Textarea } from '../../../web/ui/input.js';
 import { cn } from '../../../web/ui/cn.js';
 import { browser, useSubject } from '../../rbac/web/session.js';
-import { checkEmail, Field, FormAlert, useAction } from '../../rbac/web/ui.js';
+import { Field, FormAlert, useAction, useChecks } from '../../rbac/web/ui.js';
 import { formatPrice, priceIn, type Price } from '../pricing.js';
 import { CurrencyToggleGroup, initialCurrency } from './currency.js';
 import { useProviders, type CheckoutAnswer } from './shop-api.js';
+import { useEcommerceWords } from './words.js';
+import { useWords } from '../../../web/storefront/words.js';
 
 export const NO_PRICE = "Product doesn't have price attributes connected to billing module currency.";
 
-/** how each provider is named in the select */
-export const PROVIDER_LABELS: Record<string, string> = {
-  dummy: 'Test payment (dummy)',
-  stripe: 'Card (Stripe)',
-  cloudpayments: 'Card (CloudPayments)',
-  tiptoppay: 'Card (TipTopPay)',
-  payselection: 'Card (Payselection)',
-  'payselection-international': 'International card (Payselection)',
-  '0xprocessing': 'Crypto (0xProcessing)',
-};
+/** the providers named in the select (words 'provider.<name>'); another is shown by its name */
+export const PROVIDERS = ['dummy', 'stripe', 'cloudpayments', 'tiptoppay', 'payselection', 'payselection-international', '0xprocessing'] as const;
+const isKnownProvider = (p: string): p is (typeof PROVIDERS)[number] => (PROVIDERS as readonly string[]).includes(p);
 
 export interface CheckoutInput {
   provider: string;
@@ -34,8 +29,11 @@ export interface CheckoutInput {
  * button with the price in the chosen currency. On success the browser goes to the invoice's payment
  * url (spec §4); the button stays busy until it has left.
  */
-export function CheckoutForm({ totals, label, submit, className }: { totals: Price[]; label: 'Checkout' | 'One step checkout'; submit: (input: CheckoutInput) => Promise<CheckoutAnswer>; className?: string }) {
+export function CheckoutForm({ totals, label, submit, className }: { totals: Price[]; label: string; submit: (input: CheckoutInput) => Promise<CheckoutAnswer>; className?: string }) {
   const { me } = useSubject();
+  const w = useEcommerceWords();
+  const sw = useWords();
+  const check = useChecks();
   const providers = useProviders();
   const id = useId();
   const ownEmail = me?.identities.find((i) => i.provider === 'email_and_password' && i.email)?.email ?? '';
@@ -49,11 +47,11 @@ export function CheckoutForm({ totals, label, submit, className }: { totals: Pri
   const provider = chosenProvider ?? providers.data?.default ?? providers.data?.providers[0];
   const price = priceIn(totals, currencyId) ?? totals[0];
 
-  if (!totals.length) return <FormAlert>{NO_PRICE}</FormAlert>;
+  if (!totals.length) return <FormAlert>{w('noPrice')}</FormAlert>;
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = checkEmail(email);
+    const problem = check.email(email);
     setEmailError(problem);
     if (problem || !provider || !price) return;
     await action.run(async () => {
@@ -68,12 +66,12 @@ export function CheckoutForm({ totals, label, submit, className }: { totals: Pri
     <form onSubmit={onSubmit} noValidate aria-label={label} className={cn('flex flex-col gap-4', className)}>
       {totals.length > 1 && (
         <div className="flex flex-col gap-1.5">
-          <span aria-hidden className="text-sm font-medium text-slate-800">Currency</span>
-          <CurrencyToggleGroup currencies={totals.map((p) => p.currency)} value={price?.currency.id} onChange={setCurrencyId} label="Currency" className="self-start" />
+          <span aria-hidden className="text-sm font-medium text-slate-800">{w('currency')}</span>
+          <CurrencyToggleGroup currencies={totals.map((p) => p.currency)} value={price?.currency.id} onChange={setCurrencyId} label={w('currency')} className="self-start" />
         </div>
       )}
       <div className="flex flex-col gap-1.5">
-        <label htmlFor={`${id}-provider`} className="text-sm font-medium text-slate-800">Payment provider</label>
+        <label htmlFor={`${id}-provider`} className="text-sm font-medium text-slate-800">{w('paymentProvider')}</label>
         <select
           id={`${id}-provider`}
           value={provider ?? ''}
@@ -81,21 +79,21 @@ export function CheckoutForm({ totals, label, submit, className }: { totals: Pri
           disabled={!providers.data}
           className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/20"
         >
-          {!providers.data && <option value="">Loading...</option>}
+          {!providers.data && <option value="">{sw('loading')}</option>}
           {providers.data?.providers.map((p) => (
-            <option key={p} value={p}>{PROVIDER_LABELS[p] ?? p}</option>
+            <option key={p} value={p}>{isKnownProvider(p) ? w(`provider.${p}`) : p}</option>
           ))}
         </select>
       </div>
-      <Field label="Invoice email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} />
+      <Field label={w('invoiceEmail')} type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} />
       <div className="flex flex-col gap-1.5">
-        <label htmlFor={`${id}-comment`} className="text-sm font-medium text-slate-800">Comment</label>
-        <Textarea id={`${id}-comment`} rows={2} maxLength={2000} placeholder="Anything we should know" value={comment} onChange={(e) => setComment(e.target.value)} className="min-h-16" />
+        <label htmlFor={`${id}-comment`} className="text-sm font-medium text-slate-800">{w('comment')}</label>
+        <Textarea id={`${id}-comment`} rows={2} maxLength={2000} placeholder={w('commentPlaceholder')} value={comment} onChange={(e) => setComment(e.target.value)} className="min-h-16" />
       </div>
       <FormAlert>{action.error}</FormAlert>
       <Button type="submit" variant="primary" disabled={busy || !provider} className="h-11 w-full text-base">
         {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <CreditCard className="h-4 w-4" aria-hidden />}
-        {busy ? 'Redirecting to payment...' : `${label} ${price ? formatPrice(price) : ''}`.trim()}
+        {busy ? w('redirecting') : `${label} ${price ? formatPrice(price) : ''}`.trim()}
       </Button>
     </form>
   );

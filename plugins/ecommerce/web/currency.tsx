@@ -2,6 +2,7 @@ import { createContext, useContext, useRef, useState, type KeyboardEvent, type R
 import { cn } from '../../../web/ui/cn.js';
 import type { Expanded } from '../../../web/storefront/context.js';
 import { formatPrice, productPriceList, type Currency, type Price } from '../pricing.js';
+import { useEcommerceWords } from './words.js';
 
 /** the code a currency is shown by: its slug in capitals (USD, RUB) */
 export const currencyCode = (c: Currency) => String(c.slug ?? '').toUpperCase() || String(c.symbol ?? '');
@@ -13,7 +14,9 @@ export const initialCurrency = (prices: Price[]) => (prices.find((p) => p.curren
  * A toggle group of currencies (spec §2): a radio group, one chosen; arrow keys move and choose, as
  * in any radio group.
  */
-export function CurrencyToggleGroup({ currencies, value, onChange, label = 'Currency', className }: { currencies: Currency[]; value: string | undefined; onChange: (id: string) => void; label?: string; className?: string }) {
+export function CurrencyToggleGroup({ currencies, value, onChange, label: ownLabel, className }: { currencies: Currency[]; value: string | undefined; onChange: (id: string) => void; label?: string; className?: string }) {
+  const w = useEcommerceWords();
+  const label = ownLabel ?? w('currency');
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   if (!currencies.length) return null;
   const index = Math.max(0, currencies.findIndex((c) => c.id === value));

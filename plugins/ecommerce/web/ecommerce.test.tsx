@@ -40,7 +40,13 @@ const widget = (variant: string, extra: Record<string, unknown> = {}): Expanded 
 const store: Expanded = {
   id: 's1', variant: 'default', slug: 'main-store', title: { en: 'Studio store', ru: 'Магазин студии' }, description: { en: doc('Everything we make') },
   storesToAttributes: [
-    { id: 'sa1', variant: 'default', attribute: { id: 'at1', variant: 'default', adminTitle: 'Delivery', string: { en: 'Instant download', ru: 'Мгновенная загрузка' } } },
+    {
+      id: 'sa1', variant: 'default',
+      attribute: {
+        id: 'at1', variant: 'default', adminTitle: 'delivery-attr', string: { en: 'Instant download', ru: 'Мгновенная загрузка' },
+        attributeKeysToAttributes: [{ id: 'ka1', variant: 'default', attributeKey: { id: 'k1', variant: 'default', adminTitle: 'delivery-key', title: { en: 'Delivery', ru: 'Доставка' } } }],
+      },
+    },
     { id: 'sa2', variant: 'default', attribute: { id: 'at2', variant: 'default', adminTitle: 'Support', number: 12 } },
     { id: 'sa3', variant: 'default', attribute: { id: 'at3', variant: 'default', adminTitle: 'Empty' } },
   ],
@@ -83,21 +89,23 @@ describe('ecommerce product list', () => {
     expect(within(cards[0]).getByText('$49')).toBeTruthy();
     expect(within(cards[1]).getByText('€149')).toBeTruthy();
     expect(within(cards[2]).queryByTestId('prices')).toBeNull();
-    expect(screen.getAllByRole('link', { name: 'More' }).map((a) => a.getAttribute('href'))).toEqual([
+    expect(screen.getAllByRole('link', { name: /^More/ }).map((a) => a.getAttribute('href'))).toEqual([
       '/ecommerce/products/landing-template', '/ecommerce/products/shop-template', '/ecommerce/products/hosting-plan',
     ]);
+    // each card's link is named by its product, not only 'More'
+    expect(screen.getAllByRole('link', { name: /^More/ }).map((a) => a.getAttribute('aria-label'))).toEqual(['More: Landing template', 'More: Shop template', 'More: Hosting plan']);
   });
 
   it('in Russian shows the Russian texts and prefixes the links', () => {
     show(widget('product-list-default'), page('ru'));
     expect(screen.getByRole('heading', { level: 2, name: 'Шаблоны и тарифы' })).toBeTruthy();
     expect(screen.getByText('Шаблон магазина')).toBeTruthy();
-    expect(screen.getAllByRole('link', { name: 'More' })[0].getAttribute('href')).toBe('/ru/ecommerce/products/landing-template');
+    expect(screen.getAllByRole('link', { name: /^Подробнее/ })[0].getAttribute('href')).toBe('/ru/ecommerce/products/landing-template');
   });
 
   it("'default' draws the product list too", () => {
     show(widget('default'));
-    expect(screen.getAllByRole('link', { name: 'More' })).toHaveLength(3);
+    expect(screen.getAllByRole('link', { name: /^More/ })).toHaveLength(3);
   });
 });
 
@@ -123,11 +131,27 @@ describe('ecommerce product overview', () => {
   });
 });
 
+describe('product-list-recommendation', () => {
+  const link = (p: Expanded, i: number) => ({ id: `wp${i}`, variant: 'default', product: p });
+  it("lists the widget's products but the one the page is about; nothing when none is left", () => {
+    const row = widget('product-list-recommendation', { title: { en: 'You may also like' }, widgetsToProducts: [landing, shop].map(link) });
+    show(row, page('en', { 'ecommerce.product': shop }));
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('You may also like');
+    expect(screen.getAllByRole('listitem').map((li) => within(li).getByRole('heading', { level: 3 }).textContent)).toEqual(['Landing template']);
+    cleanup();
+    show(row);
+    expect(screen.getAllByRole('listitem')).toHaveLength(2);
+    cleanup();
+    const { container } = show(widget('product-list-recommendation', { widgetsToProducts: [shop].map(link) }), page('en', { 'ecommerce.product': shop }));
+    expect(container.innerHTML).toBe('');
+  });
+});
+
 describe('ecommerce categories and stores', () => {
   it('category list links each category; category overview lists its products', () => {
     show(widget('category-list-default', { widgetsToCategories: [{ id: 'wc', variant: 'default', category }] }), page('ru'));
     expect(screen.getByRole('heading', { level: 3, name: 'Шаблоны' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'More' }).getAttribute('href')).toBe('/ru/ecommerce/categories/templates');
+    expect(screen.getByRole('link', { name: /^Подробнее/ }).getAttribute('href')).toBe('/ru/ecommerce/categories/templates');
     cleanup();
     show(widget('category-overview-default'), page('en', { 'ecommerce.category': category }));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Templates');
@@ -142,10 +166,11 @@ describe('ecommerce categories and stores', () => {
     expect(within(card).getByRole('heading', { level: 3 }).textContent).toBe('Магазин студии');
     const terms = card.querySelectorAll('dt');
     const values = card.querySelectorAll('dd');
-    expect([...terms].map((d) => d.textContent)).toEqual(['Delivery', 'Support']);
+    // the key's title in the page's language, not its adminTitle; an attribute without a key shows its own name
+    expect([...terms].map((d) => d.textContent)).toEqual(['Доставка', 'Support']);
     expect([...values].map((d) => d.textContent)).toEqual(['Мгновенная загрузка', '12']);
     expect(within(card).getByText('Everything we make')).toBeTruthy();
-    expect(within(card).getByRole('link', { name: 'More' }).getAttribute('href')).toBe('/ru/ecommerce/stores/main-store');
+    expect(within(card).getByRole('link', { name: /^Подробнее/ }).getAttribute('href')).toBe('/ru/ecommerce/stores/main-store');
   });
 
   it("store overview and store product list show the page's store products", () => {
@@ -154,7 +179,7 @@ describe('ecommerce categories and stores', () => {
     expect(screen.getAllByRole('listitem').map((c) => within(c).getByRole('heading').textContent)).toEqual(['Landing template', 'Shop template']);
     cleanup();
     show(widget('store-product-list-default', { widgetsToStores: [{ id: 'ws', variant: 'default', store }] }));
-    expect(screen.getAllByRole('link', { name: 'More' })).toHaveLength(2);
+    expect(screen.getAllByRole('link', { name: /^More/ })).toHaveLength(2);
   });
 
   it('registers every catalog variant', () => {

@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { createElement } from 'react';
 import { register } from '../../../web/registry.js';
 import type { Expanded } from '../../../web/storefront/context.js';
-import { ProductListDefault, ProductOverview, ProductOverviewDefault } from './products.js';
+import { ProductListDefault, ProductListRecommendation, ProductOverview, ProductOverviewDefault } from './products.js';
 import { CategoryListDefault, CategoryOverviewDefault, StoreListDefault, StoreOverviewDefault, StoreProductListDefault } from './catalog.js';
 import { CartWidget } from './cart.js';
 import { OrderListDefault } from './orders.js';
@@ -19,6 +19,7 @@ export const ECOMMERCE_WIDGET_VARIANTS: Record<string, ComponentType<{ row: Expa
   default: ProductListDefault,
   'product-list-default': ProductListDefault,
   'product-overview-default': ProductOverviewDefault,
+  'product-list-recommendation': ProductListRecommendation,
   'category-list-default': CategoryListDefault,
   'category-overview-default': CategoryOverviewDefault,
   'store-list-default': StoreListDefault,

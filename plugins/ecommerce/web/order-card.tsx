@@ -5,16 +5,11 @@ import { useHref, useT } from '../../../web/storefront/context.js';
 import { formatPrice, orderQuantity, orderTotals, type Price } from '../pricing.js';
 import { productPath } from './parts.js';
 import { useCartChange, type Order, type OrderLine } from './shop-api.js';
+import { useEcommerceWords } from './words.js';
 
-export const STATUS_LABELS: Record<string, string> = {
-  new: 'New',
-  paying: 'Waiting for payment',
-  approving: 'Paid, being approved',
-  packaging: 'Packaging',
-  delivering: 'On its way',
-  delivered: 'Delivered',
-  canceled: 'Canceled',
-};
+/** the order statuses (schemas/ecommerce/order.json), each named by the word 'status.<status>' */
+export const STATUSES = ['new', 'paying', 'approving', 'packaging', 'delivering', 'delivered', 'canceled'] as const;
+const isStatus = (s: string): s is (typeof STATUSES)[number] => (STATUSES as readonly string[]).includes(s);
 const STATUS_COLORS: Record<string, string> = {
   new: 'bg-slate-100 text-slate-700',
   paying: 'bg-amber-100 text-amber-800',
@@ -29,7 +24,8 @@ const STATUS_COLORS: Record<string, string> = {
 export const moneyText = (prices: Price[]) => prices.map(formatPrice).join(' · ');
 
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={cn('inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold', STATUS_COLORS[status] ?? STATUS_COLORS.new)}>{STATUS_LABELS[status] ?? status}</span>;
+  const w = useEcommerceWords();
+  return <span className={cn('inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold', STATUS_COLORS[status] ?? STATUS_COLORS.new)}>{isStatus(status) ? w(`status.${status}`) : status}</span>;
 }
 
 /** one line: the product, its quantity (a stepper in the cart) and its total per currency */
@@ -37,25 +33,26 @@ function Line({ line, order, editable }: { line: OrderLine; order: Order; editab
   const t = useT();
   const href = useHref();
   const change = useCartChange();
+  const w = useEcommerceWords();
   const title = t(line.product.title) || line.product.adminTitle || line.product.slug;
-  const setQuantity = (quantity: number) => change.mutate({ method: 'PATCH', path: `/orders/${order.id}`, data: { ordersToProducts: [{ id: line.id, quantity }] }, done: 'Updated successfully' });
-  const remove = () => change.mutate({ method: 'DELETE', path: `/orders/${order.id}`, data: { ordersToProducts: [{ id: line.id }] }, done: 'Deleted successfully' });
+  const setQuantity = (quantity: number) => change.mutate({ method: 'PATCH', path: `/orders/${order.id}`, data: { ordersToProducts: [{ id: line.id, quantity }] }, done: w('updated') });
+  const remove = () => change.mutate({ method: 'DELETE', path: `/orders/${order.id}`, data: { ordersToProducts: [{ id: line.id }] }, done: w('deleted') });
   return (
     <li className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3">
       <div className="min-w-0 flex-1">
         <a href={href(productPath(line.product as never))} className="block truncate font-medium text-slate-900 hover:underline">{title}</a>
-        <p className="text-sm text-slate-500">{moneyText(line.prices)} each</p>
+        <p className="text-sm text-slate-500">{w('each', { price: moneyText(line.prices) })}</p>
       </div>
       {editable ? (
         <div className="flex items-center gap-1" aria-busy={change.isPending}>
-          <Button size="icon" variant="outline" aria-label={`Decrease quantity of ${title}`} disabled={change.isPending || line.quantity <= 1} onClick={() => setQuantity(line.quantity - 1)}>
+          <Button size="icon" variant="outline" aria-label={w('decrease', { title })} disabled={change.isPending || line.quantity <= 1} onClick={() => setQuantity(line.quantity - 1)}>
             <Minus className="h-4 w-4" aria-hidden />
           </Button>
-          <span className="w-8 text-center text-sm font-semibold tabular-nums" aria-label={`Quantity of ${title}`}>{line.quantity}</span>
-          <Button size="icon" variant="outline" aria-label={`Increase quantity of ${title}`} disabled={change.isPending} onClick={() => setQuantity(line.quantity + 1)}>
+          <span className="w-8 text-center text-sm font-semibold tabular-nums" aria-label={w('quantityOf', { title })}>{line.quantity}</span>
+          <Button size="icon" variant="outline" aria-label={w('increase', { title })} disabled={change.isPending} onClick={() => setQuantity(line.quantity + 1)}>
             <Plus className="h-4 w-4" aria-hidden />
           </Button>
-          <Button size="icon" variant="ghost" aria-label={`Remove ${title}`} disabled={change.isPending} onClick={remove} className="text-red-600 hover:bg-red-50">
+          <Button size="icon" variant="ghost" aria-label={w('remove', { title })} disabled={change.isPending} onClick={remove} className="text-red-600 hover:bg-red-50">
             <Trash2 className="h-4 w-4" aria-hidden />
           </Button>
         </div>
@@ -75,10 +72,11 @@ export function OrderCard({ order, editable = false, className, highlighted = fa
   const totals = orderTotals(order.ordersToProducts);
   const quantity = orderQuantity(order.ordersToProducts);
   const invoice = order.invoices.at(-1);
+  const w = useEcommerceWords();
   return (
-    <article aria-label={`Order #${order.id}`} className={cn('rounded-xl border bg-white p-4 shadow-sm sm:p-5', highlighted ? 'border-blue-400 ring-2 ring-blue-100' : 'border-slate-200', className)}>
+    <article aria-label={w('order', { id: order.id })} className={cn('rounded-xl border bg-white p-4 shadow-sm sm:p-5', highlighted ? 'border-blue-400 ring-2 ring-blue-100' : 'border-slate-200', className)}>
       <header className="flex flex-wrap items-start justify-between gap-2">
-        <h3 className="min-w-0 break-all font-semibold text-slate-900">Order #{order.id}</h3>
+        <h3 className="min-w-0 break-all font-semibold text-slate-900">{w('order', { id: order.id })}</h3>
         <StatusBadge status={order.status} />
       </header>
       {order.ordersToProducts.length ? (
@@ -88,12 +86,12 @@ export function OrderCard({ order, editable = false, className, highlighted = fa
           ))}
         </ul>
       ) : (
-        <p className="py-4 text-sm text-slate-500">No products yet.</p>
+        <p className="py-4 text-sm text-slate-500">{w('noProductsYet')}</p>
       )}
       <dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 border-t border-slate-200 pt-3 text-sm">
-        <dt className="text-slate-600">Quantity</dt>
+        <dt className="text-slate-600">{w('quantity')}</dt>
         <dd className="text-right font-medium tabular-nums" data-testid="order-quantity">{quantity}</dd>
-        <dt className="text-slate-600">Total</dt>
+        <dt className="text-slate-600">{w('total')}</dt>
         <dd className="text-right text-base font-bold text-slate-900" data-testid="order-total">{totals.length ? moneyText(totals) : '—'}</dd>
       </dl>
       {order.comment && <p className="mt-3 text-sm text-slate-600">“{order.comment}”</p>}
@@ -101,12 +99,12 @@ export function OrderCard({ order, editable = false, className, highlighted = fa
         <div className="mt-4 flex flex-wrap items-center gap-3">
           {order.receipt && (
             <a href={order.receipt} target="_blank" rel="noreferrer" className="group inline-flex items-center gap-3 rounded-lg border border-slate-200 p-2 pr-4 text-sm font-medium text-blue-700 hover:bg-slate-50">
-              <img src={order.receipt} alt={`Receipt of order #${order.id}`} width={56} height={56} className="h-14 w-14 rounded border border-slate-200 object-cover" />
-              <span className="inline-flex items-center gap-1.5"><FileText className="h-4 w-4" aria-hidden />Receipt</span>
+              <img src={order.receipt} alt={w('receiptOf', { id: order.id })} width={56} height={56} className="h-14 w-14 rounded border border-slate-200 object-cover" />
+              <span className="inline-flex items-center gap-1.5"><FileText className="h-4 w-4" aria-hidden />{w('receipt')}</span>
             </a>
           )}
           {!order.receipt && invoice?.paymentUrl && (
-            <a href={invoice.paymentUrl} className="inline-flex h-9 items-center rounded-md bg-blue-600 px-4 text-sm font-semibold text-white hover:bg-blue-500">Pay now</a>
+            <a href={invoice.paymentUrl} className="inline-flex h-9 items-center rounded-md bg-blue-600 px-4 text-sm font-semibold text-white hover:bg-blue-500">{w('payNow')}</a>
           )}
         </div>
       )}

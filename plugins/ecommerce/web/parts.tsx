@@ -18,14 +18,14 @@ export function productPrices(product: Expanded | undefined): string[] {
 }
 
 /** an attribute's value as text: its localized string, number (with currency), yes/no or date */
-export function attributeValue(attribute: Expanded, t: (m: unknown) => string): string {
+export function attributeValue(attribute: Expanded, t: (m: unknown) => string, words = { yes: 'Yes', no: 'No' }): string {
   const text = t(attribute.string);
   if (text) return text;
   if (typeof attribute.number === 'number') {
     const symbol = targets(attribute, 'attributesToBillingModuleCurrencies', 'billingModuleCurrency')[0]?.symbol;
     return `${typeof symbol === 'string' ? symbol : ''}${attribute.number}`;
   }
-  if (typeof attribute.boolean === 'boolean') return attribute.boolean ? 'Yes' : 'No';
+  if (typeof attribute.boolean === 'boolean') return attribute.boolean ? words.yes : words.no;
   const date = attribute.datetime ?? attribute.date;
   return typeof date === 'string' ? date.slice(0, 10) : '';
 }
@@ -54,7 +54,7 @@ export function ProductCard({ product, className }: { product: Expanded; classNa
       {summary && <p className="mt-2 text-slate-600">{summary}</p>}
       <div className="mt-auto flex items-end justify-between gap-4 pt-6">
         <Prices product={product} className="text-lg" />
-        <MoreLink to={productPath(product)} />
+        <MoreLink to={productPath(product)} label={title} />
       </div>
     </article>
   );

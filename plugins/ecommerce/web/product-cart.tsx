@@ -10,6 +10,7 @@ import { lineTotal, productPriceList } from '../pricing.js';
 import { CartSheet } from './cart.js';
 import { CheckoutForm } from './checkout-form.js';
 import { cartDrawer, shopPath, shopRequest, useCart, useCartChange, useCartDrawer, type CheckoutAnswer } from './shop-api.js';
+import { useEcommerceWords } from './words.js';
 
 const MAX = 10_000;
 
@@ -22,32 +23,33 @@ function OwnDrawer() {
 /** the product is in the cart: its quantity with update and delete, and checkout */
 function InCart({ title, orderId, line }: { title: string; orderId: string; line: { id: string; quantity: number } }) {
   const change = useCartChange();
-  const set = (quantity: number) => change.mutate({ method: 'PATCH', path: `/orders/${orderId}`, data: { ordersToProducts: [{ id: line.id, quantity }] }, done: 'Updated successfully' });
+  const w = useEcommerceWords();
+  const set = (quantity: number) => change.mutate({ method: 'PATCH', path: `/orders/${orderId}`, data: { ordersToProducts: [{ id: line.id, quantity }] }, done: w('updated') });
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-sm font-medium text-green-700">In your cart</p>
+      <p className="text-sm font-medium text-green-700">{w('inCart')}</p>
       <div className="flex flex-wrap items-center gap-2" aria-busy={change.isPending}>
         <div className="flex items-center gap-1 rounded-md border border-slate-300 p-0.5">
-          <Button size="icon" variant="ghost" aria-label={`Decrease quantity of ${title}`} disabled={change.isPending || line.quantity <= 1} onClick={() => set(line.quantity - 1)}>
+          <Button size="icon" variant="ghost" aria-label={w('decrease', { title })} disabled={change.isPending || line.quantity <= 1} onClick={() => set(line.quantity - 1)}>
             <Minus className="h-4 w-4" aria-hidden />
           </Button>
-          <span className="w-10 text-center font-semibold tabular-nums" aria-label="Quantity in the cart">{line.quantity}</span>
-          <Button size="icon" variant="ghost" aria-label={`Increase quantity of ${title}`} disabled={change.isPending} onClick={() => set(line.quantity + 1)}>
+          <span className="w-10 text-center font-semibold tabular-nums" aria-label={w('quantityInCart')}>{line.quantity}</span>
+          <Button size="icon" variant="ghost" aria-label={w('increase', { title })} disabled={change.isPending} onClick={() => set(line.quantity + 1)}>
             <Plus className="h-4 w-4" aria-hidden />
           </Button>
         </div>
         <Button
           variant="outline"
           disabled={change.isPending}
-          onClick={() => change.mutate({ method: 'DELETE', path: `/orders/${orderId}`, data: { ordersToProducts: [{ id: line.id }] }, done: 'Deleted successfully' })}
+          onClick={() => change.mutate({ method: 'DELETE', path: `/orders/${orderId}`, data: { ordersToProducts: [{ id: line.id }] }, done: w('deleted') })}
           className="text-red-700"
         >
           <Trash2 className="h-4 w-4" aria-hidden />
-          Delete
+          {w('delete')}
         </Button>
         <Button variant="primary" onClick={cartDrawer.open}>
           <ShoppingCart className="h-4 w-4" aria-hidden />
-          Checkout
+          {w('checkout')}
         </Button>
       </div>
     </div>
@@ -58,15 +60,16 @@ function InCart({ title, orderId, line }: { title: string; orderId: string; line
 function AddToCart({ product, text, setText, quantity }: { product: Expanded; text: string; setText: (v: string) => void; quantity: number }) {
   const change = useCartChange();
   const id = useId();
+  const w = useEcommerceWords();
   return (
     <div className="flex flex-wrap items-end gap-2">
       <div className="flex flex-col gap-1.5">
-        <label htmlFor={id} className="text-sm font-medium text-slate-800">Quantity</label>
+        <label htmlFor={id} className="text-sm font-medium text-slate-800">{w('quantity')}</label>
         <Input id={id} type="number" inputMode="numeric" min={1} max={MAX} step={1} value={text} onChange={(e) => setText(e.target.value)} onBlur={() => setText(String(quantity))} className="w-24" />
       </div>
-      <Button variant="primary" className="h-10" disabled={change.isPending} onClick={() => change.mutate({ method: 'POST', path: '/orders', data: { productId: product.id, quantity }, done: 'Updated successfully' })}>
+      <Button variant="primary" className="h-10" disabled={change.isPending} onClick={() => change.mutate({ method: 'POST', path: '/orders', data: { productId: product.id, quantity }, done: w('updated') })}>
         {change.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <ShoppingCart className="h-4 w-4" aria-hidden />}
-        {change.isPending ? 'Adding...' : 'Add to cart'}
+        {change.isPending ? w('adding') : w('addToCart')}
       </Button>
     </div>
   );
@@ -79,6 +82,7 @@ function AddToCart({ product, text, setText, quantity }: { product: Expanded; te
  */
 export function ProductCart({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useEcommerceWords();
   const { status, me } = useSubject();
   const cart = useCart();
   const [text, setText] = useState('1');
@@ -94,13 +98,13 @@ export function ProductCart({ row }: { row: Expanded }) {
       <div className="flex flex-wrap items-center gap-3">
         <ButtonLink to={ROUTES.selectMethod} variant="primary">
           <LogIn className="h-4 w-4" aria-hidden />
-          Login to buy
+          {w('loginToBuy')}
         </ButtonLink>
-        <span className="text-sm text-slate-500">Sign in to add products to your cart.</span>
+        <span className="text-sm text-slate-500">{w('signInToAdd')}</span>
       </div>
     );
   }
-  if (!prices.length) return <p className="text-sm text-slate-500">This product is not for sale yet.</p>;
+  if (!prices.length) return <p className="text-sm text-slate-500">{w('notForSale')}</p>;
   const line = cart.data?.ordersToProducts.find((l) => l.productId === row.id);
   return (
     <div className="flex max-w-md flex-col gap-4">
@@ -108,13 +112,13 @@ export function ProductCart({ row }: { row: Expanded }) {
       <div>
         <Button variant="link" className="h-auto px-0" aria-expanded={oneStep} onClick={() => setOneStep((v) => !v)}>
           <Zap className="h-4 w-4" aria-hidden />
-          {oneStep ? 'Hide one step checkout' : 'Buy now in one step'}
+          {oneStep ? w('hideOneStep') : w('buyOneStep')}
         </Button>
         {oneStep && (
           <CheckoutForm
             className="mt-3 rounded-xl border border-slate-200 bg-slate-50 p-4"
             totals={lineTotal({ quantity: line ? line.quantity : quantity, prices })}
-            label="One step checkout"
+            label={w('oneStepCheckout')}
             submit={(input) =>
               shopRequest<CheckoutAnswer>('POST', shopPath(me.id, `/products/${row.id}/checkout`), {
                 data: { provider: input.provider, email: input.email, comment: input.comment, quantity: line ? line.quantity : quantity, billingModule: { currency: { id: input.currencyId } } },

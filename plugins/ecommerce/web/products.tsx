@@ -1,15 +1,37 @@
-import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { targets, usePage, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { SelectedCurrency } from './currency.js';
 import { Description, Heading, ProductGrid, Section, SectionHeader, usePageRow } from './parts.js';
+import { useWords } from '../../../web/storefront/words.js';
 
 /** 'product-list-default' (and 'default'): the widget's title, then its products as cards */
 export function ProductListDefault({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useWords();
   const products = targets(row, 'widgetsToProducts', 'product');
   return (
     <Section row={row}>
       <SectionHeader row={row} />
-      <ProductGrid products={products} label={t(row.title) || 'Products'} columns={2} />
+      <ProductGrid products={products} label={t(row.title) || w('products')} columns={2} />
+    </Section>
+  );
+}
+
+/**
+ * 'product-list-recommendation' (spec: product-list-{product}-recommendation): the widget's products as
+ * recommendations, leaving out the product the page is about, so that a product page can suggest the others.
+ * Draws nothing when no other product is left.
+ */
+export function ProductListRecommendation({ row }: { row: Expanded }) {
+  const t = useT();
+  const { params } = usePage();
+  const w = useWords();
+  const current = params['ecommerce.product']?.id;
+  const products = targets(row, 'widgetsToProducts', 'product').filter((p) => p.id !== current);
+  if (!products.length) return null;
+  return (
+    <Section row={row}>
+      <SectionHeader row={row} />
+      <ProductGrid products={products} label={t(row.title) || w('products')} columns={2} />
     </Section>
   );
 }

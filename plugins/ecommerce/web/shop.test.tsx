@@ -109,6 +109,23 @@ describe('cart drawer (widget cart-default)', () => {
     expect(container.querySelector('button')).toBeNull();
   });
 
+  it('in Russian: the drawer, the order card and the checkout form speak Russian', async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([{ ...cart(3), status: 'paying' }]), 'GET /api/billing/providers': PROVIDERS });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />, { language: 'ru' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Открыть корзину, товаров: 3' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Корзина' });
+    const card = within(drawer).getByRole('article', { name: 'Заказ №o-1' });
+    expect(within(card).getByText('Ожидает оплаты')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Увеличить количество: Книга' })).toBeTruthy();
+    expect(within(card).getByText('Итого')).toBeTruthy();
+    expect(await within(drawer).findByRole('option', { name: 'Тестовая оплата (dummy)' })).toBeTruthy();
+    expect(within(drawer).getByLabelText('Способ оплаты')).toBeTruthy();
+    expect(within(drawer).getByRole('button', { name: /^Оформить заказ/ })).toBeTruthy();
+    for (const english of ['Order', 'Total', 'Quantity', 'Checkout', 'Waiting for payment', 'Payment provider', 'Invoice email', 'Close']) {
+      expect(drawer.textContent + [...drawer.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label')).join(' '), english).not.toContain(english);
+    }
+  });
+
   it('opens from the icon with the quantity badge: Cart, the order card, and checkout in the chosen currency', async () => {
     const calls = mockFetch({
       [`GET ${ME_PATH}`]: ok(ME),

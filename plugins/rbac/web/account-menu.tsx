@@ -6,6 +6,7 @@ import { cn } from '../../../web/ui/cn.js';
 import { useHref, type Expanded } from '../../../web/storefront/context.js';
 import { ROUTES, subjectName, useSubject } from './session.js';
 import { ButtonLink } from './ui.js';
+import { useRbacWords } from './words.js';
 
 const ITEM = 'flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600';
 
@@ -17,6 +18,7 @@ const ITEM = 'flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text
 export function AccountMenu({ row }: { row: Expanded }) {
   const { status, me, signOut } = useSubject();
   const href = useHref();
+  const w = useRbacWords();
   const [open, setOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const root = useRef<HTMLDivElement>(null);
@@ -46,14 +48,15 @@ export function AccountMenu({ row }: { row: Expanded }) {
     };
   }, [open]);
 
-  const className = cn('relative flex items-center', row.className as string | undefined);
+  // open, it stacks above a sticky header that follows it in the page
+  const className = cn('relative flex items-center', open && 'z-[60]', row.className as string | undefined);
   if (status === 'loading') return <div className={className}><Skeleton className="h-10 w-32 rounded-md" /></div>;
   if (!me) {
     return (
       <div className={className}>
         <ButtonLink to={ROUTES.selectMethod} variant="primary">
           <LogIn className="h-4 w-4" aria-hidden />
-          Login
+          {w('login')}
         </ButtonLink>
       </div>
     );
@@ -77,11 +80,11 @@ export function AccountMenu({ row }: { row: Expanded }) {
       {open && (
         <div id={panelId} className="absolute right-0 top-full z-50 mt-2 w-72 max-w-[calc(100vw-2rem)] rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
           <div className="px-3 py-2">
-            <p className="text-xs text-slate-500">Signed in as</p>
+            <p className="text-xs text-slate-500">{w('signedInAs')}</p>
             <p className="truncate text-sm font-medium text-slate-900" title={name}>{name}</p>
           </div>
           {me.roles.length > 0 && (
-            <ul aria-label="Roles" className="flex flex-wrap gap-1.5 px-3 pb-2">
+            <ul aria-label={w('roles')} className="flex flex-wrap gap-1.5 px-3 pb-2">
               {me.roles.map((r) => (
                 <li key={r.id} className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
                   <ShieldCheck className="h-3 w-3" aria-hidden />
@@ -93,11 +96,11 @@ export function AccountMenu({ row }: { row: Expanded }) {
           <div className="my-1 h-px bg-slate-200" />
           <a href={href(ROUTES.settings)} className={ITEM}>
             <Settings className="h-4 w-4" aria-hidden />
-            Settings
+            {w('settings')}
           </a>
           <button type="button" className={ITEM} onClick={leave} disabled={leaving}>
             <LogOut className="h-4 w-4" aria-hidden />
-            {leaving ? 'Logging out...' : 'Logout'}
+            {leaving ? w('loggingOut') : w('logout')}
           </button>
         </div>
       )}

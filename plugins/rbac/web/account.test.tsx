@@ -16,7 +16,7 @@ describe('account menu', () => {
     mockFetch({ [`GET ${ME_PATH}`]: fail(401, 'Not authorized') });
     const { container } = renderPage(<AccountMenu row={widgetRow('account-menu')} />, { language: 'ru' });
     expect(container.querySelector('.animate-pulse')).toBeTruthy();
-    const login = await screen.findByRole('link', { name: 'Login' });
+    const login = await screen.findByRole('link', { name: 'Войти' });
     expect(login.getAttribute('href')).toBe('/ru/rbac/subject/authentication/select-method');
   });
 
@@ -206,6 +206,6 @@ describe('subject overview', () => {
     mockFetch({ [`GET ${ME_PATH}`]: ok(ME) });
     renderPage(<SubjectOverview row={widgetRow('subject-overview', { title: {} })} />, { language: 'ru' });
     expect(await screen.findByRole('heading', { name: 'ada@example.com' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'View profile' }).getAttribute('href')).toBe('/ru/rbac/subjects/ada-lovelace');
+    expect(screen.getByRole('link', { name: 'Открыть профиль' }).getAttribute('href')).toBe('/ru/rbac/subjects/ada-lovelace');
   });
 });

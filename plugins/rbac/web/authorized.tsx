@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import { ApiError } from '../../../runtime/client/index.js';
 import { AUTH, http, useSubject } from './session.js';
+import { useRbacWords } from './words.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -25,6 +26,7 @@ export async function isAuthorized(method: Method, route: string): Promise<boole
  */
 export function Authorized({ method, route, children, fallback }: { method: Method; route: string; children: ReactNode; fallback?: ReactNode }) {
   const { status, me } = useSubject();
+  const w = useRbacWords();
   const query = useQuery({
     queryKey: ['rbac', 'is-authorized', me?.id ?? null, method, route],
     queryFn: () => isAuthorized(method, route),
@@ -33,5 +35,5 @@ export function Authorized({ method, route, children, fallback }: { method: Meth
   });
   if (query.isPending) return <Skeleton className="h-24 w-full" />;
   if (query.data === true) return <>{children}</>;
-  return <>{fallback ?? <p role="alert" className="py-8 text-center text-slate-600">Not authorized</p>}</>;
+  return <>{fallback ?? <p role="alert" className="py-8 text-center text-slate-600">{w('notAuthorized')}</p>}</>;
 }

@@ -6,7 +6,8 @@ import { Skeleton } from '../../../web/ui/skeleton.js';
 import type { Expanded } from '../../../web/storefront/context.js';
 import { ApiError } from '../../../runtime/client/index.js';
 import { ROUTES, http, messageOf, useSubject, type Me } from './session.js';
-import { ButtonLink, Field, FormAlert, WidgetCard, checkEmail, checkPassword, useAction } from './ui.js';
+import { ButtonLink, Field, FormAlert, WidgetCard, useAction, useChecks } from './ui.js';
+import { useRbacWords } from './words.js';
 
 type Step = { at: 'email' } | { at: 'confirm'; email: string } | { at: 'sent'; email: string };
 
@@ -23,12 +24,14 @@ const causeOf = (e: unknown, field: string) => (e instanceof ApiError ? e.cause?
  */
 function Confirm({ me, email, onBack, onDone }: { me: Me; email: string; onBack: (error?: string) => void; onDone: () => void }) {
   const withPassword = hasPassword(me);
+  const w = useRbacWords();
+  const check = useChecks();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const action = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = checkPassword(password);
+    const found = check.password(password);
     setError(found);
     if (found) return;
     await action.run(async () => {
@@ -37,36 +40,36 @@ function Confirm({ me, email, onBack, onDone }: { me: Me; email: string; onBack:
         await http.request('POST', `/api/rbac/subjects/${me.id}/identities`, { data });
       } catch (err) {
         const emailProblem = causeOf(err, 'email');
-        if (emailProblem) return onBack(messageOf(err));
+        if (emailProblem) return onBack(messageOf(err, w('somethingWrong')));
         const passwordProblem = causeOf(err, 'currentPassword') ?? causeOf(err, 'password');
-        if (passwordProblem) return setError(messageOf(err));
+        if (passwordProblem) return setError(messageOf(err, w('somethingWrong')));
         throw err;
       }
-      toast.success('Updated successfully');
+      toast.success(w('updated'));
       onDone();
     });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Confirm the new email" className="flex flex-col gap-4">
+    <form onSubmit={submit} noValidate aria-label={w('confirmNewEmail')} className="flex flex-col gap-4">
       <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700">
-        Adding <strong className="break-all font-semibold">{email}</strong>
+        {w('addingEmail')} <strong className="break-all font-semibold">{email}</strong>
       </p>
       {withPassword ? (
         <>
-          <Field autoFocus label="Current password" name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={password} error={error} onChange={(e) => setPassword(e.target.value)} />
-          <p className="text-xs text-slate-500">You will sign in with this address and your current password. We will send it a link to verify it, and tell your other addresses.</p>
+          <Field autoFocus label={w('currentPassword')} name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={password} error={error} onChange={(e) => setPassword(e.target.value)} />
+          <p className="text-xs text-slate-500">{w('addWithPassword')}</p>
         </>
       ) : (
         <>
-          <Field autoFocus label="Password for this email" name="password" type="password" autoComplete="new-password" required minLength={8} value={password} error={error} onChange={(e) => setPassword(e.target.value)} />
-          <p className="text-xs text-slate-500">We will send a link to this address to verify it. If you signed in more than ten minutes ago, sign in again first.</p>
+          <Field autoFocus label={w('passwordForEmail')} name="password" type="password" autoComplete="new-password" required minLength={8} value={password} error={error} onChange={(e) => setPassword(e.target.value)} />
+          <p className="text-xs text-slate-500">{w('addWithoutPassword')}</p>
         </>
       )}
       <FormAlert>{action.error}</FormAlert>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={() => onBack()} disabled={action.pending}>Back</Button>
+        <Button variant="outline" onClick={() => onBack()} disabled={action.pending}>{w('back')}</Button>
         <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
-          {action.pending ? 'Adding...' : 'Add email'}
+          {action.pending ? w('adding') : w('addEmail')}
         </Button>
       </div>
     </form>
@@ -81,17 +84,19 @@ function Confirm({ me, email, onBack, onDone }: { me: Me; email: string; onBack:
  */
 export function IdentityCreateByEmail({ row }: { row: Expanded }) {
   const { status, me, refetch } = useSubject();
+  const w = useRbacWords();
+  const check = useChecks();
   const [step, setStep] = useState<Step>({ at: 'email' });
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
   const next = (e: FormEvent) => {
     e.preventDefault();
-    const found = checkEmail(email);
+    const found = check.email(email);
     setError(found);
     if (!found) setStep({ at: 'confirm', email: email.trim().toLowerCase() });
   };
   return (
-    <WidgetCard row={row} fallbackTitle="Add an email">
+    <WidgetCard row={row} fallbackTitle={w('addAnEmail')}>
       {status === 'loading' && (
         <div className="space-y-3" aria-hidden>
           <Skeleton className="h-10 w-full" />
@@ -100,14 +105,14 @@ export function IdentityCreateByEmail({ row }: { row: Expanded }) {
       )}
       {status === 'signed-out' && (
         <div className="flex flex-col items-center gap-4 text-center">
-          <p className="text-slate-600">Sign in to add an email to your account.</p>
-          <ButtonLink to={ROUTES.selectMethod} variant="primary">Sign in</ButtonLink>
+          <p className="text-slate-600">{w('signInToAddEmail')}</p>
+          <ButtonLink to={ROUTES.selectMethod} variant="primary">{w('signIn')}</ButtonLink>
         </div>
       )}
       {me && step.at === 'email' && (
-        <form onSubmit={next} noValidate aria-label="Add an email" className="flex flex-col gap-4">
-          <Field label="Email" type="email" name="email" autoComplete="email" placeholder="Type your email" required value={email} error={error} onChange={(e) => setEmail(e.target.value)} />
-          <Button type="submit" variant="primary">Submit</Button>
+        <form onSubmit={next} noValidate aria-label={w('addAnEmail')} className="flex flex-col gap-4">
+          <Field label={w('email')} type="email" name="email" autoComplete="email" placeholder={w('typeYourEmail')} required value={email} error={error} onChange={(e) => setEmail(e.target.value)} />
+          <Button type="submit" variant="primary">{w('submit')}</Button>
         </form>
       )}
       {me && step.at === 'confirm' && (
@@ -131,11 +136,11 @@ export function IdentityCreateByEmail({ row }: { row: Expanded }) {
             <MailCheck className="h-6 w-6" aria-hidden />
           </span>
           <p className="text-slate-700">
-            <strong className="break-all">{step.email}</strong> was added. We sent it a link: open it to verify the address.
+            <strong className="break-all">{step.email}</strong> {w('emailAdded')}
           </p>
           <div className="flex flex-wrap justify-center gap-2">
-            <ButtonLink to={ROUTES.settings} variant="outline">Sign-in methods</ButtonLink>
-            <Button variant="ghost" onClick={() => setStep({ at: 'email' })}>Add another</Button>
+            <ButtonLink to={ROUTES.settings} variant="outline">{w('signInMethods')}</ButtonLink>
+            <Button variant="ghost" onClick={() => setStep({ at: 'email' })}>{w('addAnother')}</Button>
           </div>
         </div>
       )}

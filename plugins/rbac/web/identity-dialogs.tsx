@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { KeyRound, Mail, Plus, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '../../../web/ui/button.js';
 import { Dialog } from '../../../web/ui/dialog.js';
 import { AUTH, http, messageOf, type Identity } from './session.js';
-import { Field, FormAlert, checkEmail, checkPassword, useAction } from './ui.js';
+import { Field, FormAlert, useAction, useChecks } from './ui.js';
+import { useRbacWords } from './words.js';
 
 interface Props {
   subjectId: string;
@@ -34,54 +35,86 @@ function useDialogAction(onChanged: () => unknown) {
 const identityPath = (subjectId: string, identityId: string) => `/api/rbac/subjects/${subjectId}/identities/${identityId}`;
 
 /**
- * 'Change email': PATCH the identity's email with its current password. The new address is
- * unverified until the link sent to it is opened; the old address is told.
+ * The identity dialogs' shape: a trigger button named like the dialog, a form of `children` fields, the
+ * server's error and a submit button. `onOpen` runs as it opens, `reset` as it closes (a dialog reopened starts
+ * clean).
  */
-export function ChangeEmailDialog({ subjectId, identity, onChanged }: Props) {
-  const { open, setOpen, action, run } = useDialogAction(onChanged);
-  const [email, setEmail] = useState(identity.email ?? '');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const found = { email: checkEmail(email), password: checkPassword(password) };
-    setErrors(found);
-    if (found.email || found.password) return;
-    await run(() => http.request('PATCH', identityPath(subjectId, identity.id), { data: { email: email.trim(), password } }), 'Updated successfully', () => setPassword(''));
-  };
+function FormDialog({ state, title, description, icon, submitLabel, onSubmit, onOpen, reset, children }: {
+  state: ReturnType<typeof useDialogAction>;
+  title: string;
+  description: string;
+  icon: ReactNode;
+  submitLabel: string;
+  onSubmit: (e: FormEvent) => unknown;
+  onOpen?: () => void;
+  reset: () => void;
+  children: ReactNode;
+}) {
+  const { open, setOpen, action } = state;
+  const w = useRbacWords();
   return (
     <Dialog
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
-        if (o) setEmail(identity.email ?? '');
-        if (!o) {
-          setPassword('');
-          setErrors({});
+        if (o) onOpen?.();
+        else {
+          reset();
           action.setError(undefined);
         }
       }}
-      title="Change email"
-      description="The address you sign in with and receive account emails at."
+      title={title}
+      description={description}
       className="max-w-md"
-      trigger={<Button variant="outline" size="sm"><Mail className="h-4 w-4" aria-hidden />Change email</Button>}
+      trigger={<Button variant="outline" size="sm">{icon}{title}</Button>}
     >
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Change email">
-        <Field label="Email" type="email" name="email" autoComplete="email" required value={email} error={errors.email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Current password" name="password" type="password" autoComplete="current-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
-        <p className="text-xs text-slate-500">We will send a link to the new address to verify it, and tell the old one.</p>
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={title}>
+        {children}
         <FormAlert>{action.error}</FormAlert>
         <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
-          {action.pending ? 'Updating...' : 'Update'}
+          {action.pending ? w('updating') : submitLabel}
         </Button>
       </form>
     </Dialog>
   );
 }
 
+/**
+ * 'Change email': PATCH the identity's email with its current password. The new address is
+ * unverified until the link sent to it is opened; the old address is told.
+ */
+export function ChangeEmailDialog({ subjectId, identity, onChanged }: Props) {
+  const state = useDialogAction(onChanged);
+  const w = useRbacWords();
+  const check = useChecks();
+  const [email, setEmail] = useState(identity.email ?? '');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const reset = () => {
+    setPassword('');
+    setErrors({});
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = { email: check.email(email), password: check.password(password) };
+    setErrors(found);
+    if (found.email || found.password) return;
+    await state.run(() => http.request('PATCH', identityPath(subjectId, identity.id), { data: { email: email.trim(), password } }), w('updated'), () => setPassword(''));
+  };
+  return (
+    <FormDialog state={state} title={w('changeEmail')} description={w('changeEmailText')} icon={<Mail className="h-4 w-4" aria-hidden />} submitLabel={w('update')} onSubmit={submit} onOpen={() => setEmail(identity.email ?? '')} reset={reset}>
+      <Field label={w('email')} type="email" name="email" autoComplete="email" required value={email} error={errors.email} onChange={(e) => setEmail(e.target.value)} />
+      <Field label={w('currentPassword')} name="password" type="password" autoComplete="current-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
+      <p className="text-xs text-slate-500">{w('changeEmailNote')}</p>
+    </FormDialog>
+  );
+}
+
 /** 'Change Password': the current and the new password, sent as multipart with a 'data' JSON part (spec §7) */
 export function ChangePasswordDialog({ identity, onChanged }: Props) {
-  const { open, setOpen, action, run } = useDialogAction(onChanged);
+  const state = useDialogAction(onChanged);
+  const w = useRbacWords();
+  const check = useChecks();
   const [password, setPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [errors, setErrors] = useState<{ password?: string; newPassword?: string }>({});
@@ -89,37 +122,20 @@ export function ChangePasswordDialog({ identity, onChanged }: Props) {
     setPassword('');
     setNewPassword('');
     setErrors({});
-    action.setError(undefined);
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = { password: checkPassword(password), newPassword: checkPassword(newPassword) };
+    const found = { password: check.password(password), newPassword: check.password(newPassword) };
     setErrors(found);
     if (found.password || found.newPassword) return;
     // `files` makes the client send multipart/form-data: the 'data' part holds the JSON
-    await run(() => http.request('PATCH', `/api/rbac/identities/${identity.id}/change-password`, { data: { password, newPassword }, files: {} }), 'Updated successfully', reset);
+    await state.run(() => http.request('PATCH', `/api/rbac/identities/${identity.id}/change-password`, { data: { password, newPassword }, files: {} }), w('updated'), reset);
   };
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(o) => {
-        setOpen(o);
-        if (!o) reset();
-      }}
-      title="Change Password"
-      description="Update your account password."
-      className="max-w-md"
-      trigger={<Button variant="outline" size="sm"><KeyRound className="h-4 w-4" aria-hidden />Change Password</Button>}
-    >
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Change Password">
-        <Field label="Current password" name="password" type="password" autoComplete="current-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
-        <Field label="New password" name="newPassword" type="password" autoComplete="new-password" required minLength={8} value={newPassword} error={errors.newPassword} onChange={(e) => setNewPassword(e.target.value)} />
-        <FormAlert>{action.error}</FormAlert>
-        <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
-          {action.pending ? 'Updating...' : 'Update password'}
-        </Button>
-      </form>
-    </Dialog>
+    <FormDialog state={state} title={w('changePassword')} description={w('changePasswordText')} icon={<KeyRound className="h-4 w-4" aria-hidden />} submitLabel={w('updatePassword')} onSubmit={submit} reset={reset}>
+      <Field label={w('currentPassword')} name="password" type="password" autoComplete="current-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
+      <Field label={w('newPassword')} name="newPassword" type="password" autoComplete="new-password" required minLength={8} value={newPassword} error={errors.newPassword} onChange={(e) => setNewPassword(e.target.value)} />
+    </FormDialog>
   );
 }
 
@@ -128,7 +144,9 @@ export function ChangePasswordDialog({ identity, onChanged }: Props) {
  * asked for when it has one (`needsCurrentPassword`); the new address gets a verification link.
  */
 export function AddEmailIdentityDialog({ needsCurrentPassword, onChanged }: { needsCurrentPassword: boolean; onChanged: () => unknown }) {
-  const { open, setOpen, action, run } = useDialogAction(onChanged);
+  const state = useDialogAction(onChanged);
+  const w = useRbacWords();
+  const check = useChecks();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
@@ -138,59 +156,43 @@ export function AddEmailIdentityDialog({ needsCurrentPassword, onChanged }: { ne
     setPassword('');
     setCurrentPassword('');
     setErrors({});
-    action.setError(undefined);
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = { email: checkEmail(email), password: checkPassword(password), currentPassword: needsCurrentPassword ? checkPassword(currentPassword) : undefined };
+    const found = { email: check.email(email), password: check.password(password), currentPassword: needsCurrentPassword ? check.password(currentPassword) : undefined };
     setErrors(found);
     if (found.email || found.password || found.currentPassword) return;
     const data = { email: email.trim(), password, ...(needsCurrentPassword && { currentPassword }) };
-    await run(() => http.request('POST', '/api/rbac/identities/email-and-password', { data }), 'Updated successfully', reset);
+    await state.run(() => http.request('POST', '/api/rbac/identities/email-and-password', { data }), w('updated'), reset);
   };
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(o) => {
-        setOpen(o);
-        if (!o) reset();
-      }}
-      title="Add email"
-      description="Sign in with an email and password as well."
-      className="max-w-md"
-      trigger={<Button variant="outline" size="sm"><Plus className="h-4 w-4" aria-hidden />Add email</Button>}
-    >
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Add email">
-        <Field label="Email" type="email" name="email" autoComplete="email" placeholder="Type your email" required value={email} error={errors.email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
-        {needsCurrentPassword && (
-          <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={currentPassword} error={errors.currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} />
-        )}
-        <FormAlert>{action.error}</FormAlert>
-        <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
-          {action.pending ? 'Updating...' : 'Submit'}
-        </Button>
-      </form>
-    </Dialog>
+    <FormDialog state={state} title={w('addEmail')} description={w('addEmailText')} icon={<Plus className="h-4 w-4" aria-hidden />} submitLabel={w('submit')} onSubmit={submit} reset={reset}>
+      <Field label={w('email')} type="email" name="email" autoComplete="email" placeholder={w('typeYourEmail')} required value={email} error={errors.email} onChange={(e) => setEmail(e.target.value)} />
+      <Field label={w('password')} name="password" type="password" autoComplete="new-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
+      {needsCurrentPassword && (
+        <Field label={w('currentPassword')} name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={currentPassword} error={errors.currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} />
+      )}
+    </FormDialog>
   );
 }
 
 /** 'Resend': sends the verification link again to an unverified address */
 export function ResendVerificationButton({ identity }: { identity: Identity }) {
   const action = useAction();
+  const w = useRbacWords();
   const resend = () =>
     action.run(async () => {
       try {
         await http.request('POST', `${AUTH}/email-and-password/verify/resend`, { data: { identityId: identity.id } });
       } catch (e) {
-        toast.error(messageOf(e));
+        toast.error(messageOf(e, w('somethingWrong')));
         throw e;
       }
-      toast.success('Verification email sent');
+      toast.success(w('verificationSent'));
     });
   return (
     <Button variant="link" size="sm" onClick={resend} disabled={action.pending} aria-busy={action.pending}>
-      {action.pending ? 'Sending...' : 'Resend'}
+      {action.pending ? w('sending') : w('resend')}
     </Button>
   );
 }
@@ -198,7 +200,8 @@ export function ResendVerificationButton({ identity }: { identity: Identity }) {
 /** 'Delete' with a confirmation; the server keeps an account's last identity */
 export function DeleteIdentityDialog({ subjectId, identity, onChanged }: Props) {
   const { open, setOpen, action, run } = useDialogAction(onChanged);
-  const remove = () => run(() => http.request('DELETE', identityPath(subjectId, identity.id)), 'Deleted successfully');
+  const w = useRbacWords();
+  const remove = () => run(() => http.request('DELETE', identityPath(subjectId, identity.id)), w('deleted'));
   return (
     <Dialog
       open={open}
@@ -206,17 +209,17 @@ export function DeleteIdentityDialog({ subjectId, identity, onChanged }: Props) 
         setOpen(o);
         if (!o) action.setError(undefined);
       }}
-      title="Delete?"
-      description="You will no longer be able to sign in with this method."
+      title={w('deleteQuestion')}
+      description={w('deleteText')}
       className="max-w-md"
-      trigger={<Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50"><Trash2 className="h-4 w-4" aria-hidden />Delete</Button>}
+      trigger={<Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50"><Trash2 className="h-4 w-4" aria-hidden />{w('delete')}</Button>}
     >
       <div className="flex flex-col gap-4">
         <FormAlert>{action.error}</FormAlert>
         <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={() => setOpen(false)}>Cancel</Button>
+          <Button variant="outline" onClick={() => setOpen(false)}>{w('cancel')}</Button>
           <Button variant="destructive" onClick={remove} disabled={action.pending} aria-busy={action.pending}>
-            {action.pending ? 'Deleting...' : 'Delete'}
+            {action.pending ? w('deleting') : w('delete')}
           </Button>
         </div>
       </div>

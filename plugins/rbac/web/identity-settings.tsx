@@ -5,6 +5,7 @@ import { useT, type Expanded } from '../../../web/storefront/context.js';
 import { ROUTES, identityText, useSubject, type Identity } from './session.js';
 import { AddEmailIdentityDialog, ChangeEmailDialog, ChangePasswordDialog, DeleteIdentityDialog, ResendVerificationButton } from './identity-dialogs.js';
 import { ButtonLink, hasText } from './ui.js';
+import { useRbacWords } from './words.js';
 
 /** the provider badge: 'Email' for email and password, 'Telegram' for Telegram, otherwise 'EVM' */
 export function providerLabel(provider: Identity['provider']): string {
@@ -26,8 +27,9 @@ const BADGE: Record<string, string> = {
  */
 export function IdentitySettings({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useRbacWords();
   const { status, me, refetch } = useSubject();
-  const title = t(row.title) || 'Sign-in methods';
+  const title = t(row.title) || w('signInMethods');
   const subtitle = t(row.subtitle);
   const description = t(row.description);
   return (
@@ -46,42 +48,44 @@ export function IdentitySettings({ row }: { row: Expanded }) {
       )}
       {status === 'signed-out' && (
         <div className="flex flex-col items-center gap-4 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
-          <p className="text-slate-600">Sign in to manage how you access your account.</p>
-          <ButtonLink to={ROUTES.selectMethod} variant="primary">Sign in</ButtonLink>
+          <p className="text-slate-600">{w('signInToManage')}</p>
+          <ButtonLink to={ROUTES.selectMethod} variant="primary">{w('signIn')}</ButtonLink>
         </div>
       )}
       {me && (
-        <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
-          <table className="w-full min-w-[36rem] text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+        // relative: the header's sr-only text is placed inside the scroller, not past the page's right edge
+        <div className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
+          {/* from sm a table; on a phone each identity is a card (badge and address, then its actions): nothing is cut or wrapped */}
+          <table className="block w-full text-left text-sm sm:table">
+            <thead className="hidden border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500 sm:table-header-group">
               <tr>
-                <th scope="col" className="px-4 py-3 font-medium">Provider</th>
-                <th scope="col" className="px-4 py-3 font-medium">Information</th>
-                <th scope="col" className="px-4 py-3 text-right font-medium"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-4 py-3 font-medium">{w('provider')}</th>
+                <th scope="col" className="px-4 py-3 font-medium">{w('information')}</th>
+                <th scope="col" className="px-4 py-3 text-right font-medium"><span className="sr-only">{w('actions')}</span></th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className="block divide-y divide-slate-100 sm:table-row-group">
               {me.identities.map((identity) => {
                 const label = providerLabel(identity.provider);
                 const info = identityText(identity);
                 return (
-                  <tr key={identity.id}>
-                    <td className="px-4 py-3 align-middle">
-                      <span className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-medium', BADGE[label])}>{label}</span>
+                  <tr key={identity.id} className="grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-3 p-4 sm:table-row sm:p-0">
+                    <td className="block sm:table-cell sm:px-4 sm:py-3 sm:align-middle">
+                      <span className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-medium', BADGE[label])}>{label === 'Email' ? w('email') : label}</span>
                     </td>
-                    <td className="max-w-[22rem] px-4 py-3 align-middle">
+                    <td className="block min-w-0 sm:table-cell sm:w-full sm:max-w-0 sm:px-4 sm:py-3 sm:align-middle">
                       <div className="flex flex-wrap items-center gap-2">
-                        <span className="truncate font-medium text-slate-800" title={identity.account ?? identity.email ?? undefined}>{info}</span>
+                        <span className="min-w-0 max-w-full truncate font-medium text-slate-800" title={identity.account ?? identity.email ?? undefined}>{info}</span>
                         {identity.provider === 'email_and_password' && !identity.emailVerifiedAt && (
                           <>
-                            <span className="inline-flex items-center rounded-full border border-amber-200 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">Not verified</span>
+                            <span className="inline-flex items-center whitespace-nowrap rounded-full border border-amber-200 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">{w('notVerified')}</span>
                             <ResendVerificationButton identity={identity} />
                           </>
                         )}
                       </div>
                     </td>
-                    <td className="px-4 py-3 align-middle">
-                      <div className="flex flex-wrap justify-end gap-2">
+                    <td className="col-span-2 block sm:table-cell sm:px-4 sm:py-3 sm:align-middle">
+                      <div className="flex flex-wrap gap-2 sm:justify-end [&_button]:whitespace-nowrap">
                         {identity.provider === 'email_and_password' && (
                           <>
                             <ChangeEmailDialog subjectId={me.id} identity={identity} onChanged={refetch} />
@@ -95,8 +99,8 @@ export function IdentitySettings({ row }: { row: Expanded }) {
                 );
               })}
               {me.identities.length === 0 && (
-                <tr>
-                  <td colSpan={3} className="px-4 py-6 text-center text-slate-500">No found items</td>
+                <tr className="block sm:table-row">
+                  <td colSpan={3} className="block px-4 py-6 text-center text-slate-500 sm:table-cell">{w('noFoundItems')}</td>
                 </tr>
               )}
             </tbody>

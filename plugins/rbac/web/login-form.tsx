@@ -2,6 +2,7 @@ import { Button } from '../../../web/ui/button.js';
 import { cn } from '../../../web/ui/cn.js';
 import type { SignedIn } from './session.js';
 import { Field, FormAlert, Link, useCredentialsForm } from './ui.js';
+import { useRbacWords } from './words.js';
 
 export { REFRESH_KEY } from './session.js';
 
@@ -23,7 +24,9 @@ export interface LoginFormProps {
  * cookie is set by the server and the refresh token is kept in local storage (spec §4). The admin
  * uses it as 'rbac/subject/login-form' with { title, onSignedIn }.
  */
-export function LoginForm({ onSignedIn, title = 'Sign in', embedded = false, forgotPasswordHref, signUpHref }: LoginFormProps) {
+export function LoginForm({ onSignedIn, title: ownTitle, embedded = false, forgotPasswordHref, signUpHref }: LoginFormProps) {
+  const w = useRbacWords();
+  const title = ownTitle ?? w('signIn');
   const { login, setLogin, password, setPassword, errors, action, submit } = useCredentialsForm('authentication', (r) => onSignedIn?.(r));
 
   return (
@@ -34,9 +37,9 @@ export function LoginForm({ onSignedIn, title = 'Sign in', embedded = false, for
       className={cn('flex w-full flex-col gap-4', !embedded && 'max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm')}
     >
       {!embedded && <h1 className="text-xl font-semibold">{title}</h1>}
-      <Field label="Email" type="email" name="email" autoComplete="username" required value={login} error={errors.login} onChange={(e) => setLogin(e.target.value)} />
+      <Field label={w('email')} type="email" name="email" autoComplete="username" required value={login} error={errors.login} onChange={(e) => setLogin(e.target.value)} />
       <Field
-        label="Password"
+        label={w('password')}
         type="password"
         name="password"
         autoComplete="current-password"
@@ -45,15 +48,15 @@ export function LoginForm({ onSignedIn, title = 'Sign in', embedded = false, for
         value={password}
         error={errors.password}
         onChange={(e) => setPassword(e.target.value)}
-        aside={forgotPasswordHref && <Link to={forgotPasswordHref} className="text-sm font-normal">Forgot password?</Link>}
+        aside={forgotPasswordHref && <Link to={forgotPasswordHref} className="text-sm font-normal">{w('forgotPassword')}</Link>}
       />
       <FormAlert>{action.error}</FormAlert>
       <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
-        {action.pending ? 'Loading...' : 'Login'}
+        {action.pending ? w('loading') : w('login')}
       </Button>
       {signUpHref && (
         <p className="text-center text-sm text-slate-600">
-          Don&apos;t have an account? <Link to={signUpHref}>Sign up</Link>
+          {w('noAccount')} <Link to={signUpHref}>{w('signUp')}</Link>
         </p>
       )}
     </form>

@@ -15,10 +15,10 @@ describe('registration', () => {
     const api = mockFetch({ [`POST ${BASE}/email-and-password/registration`]: { status: 201, body: { data: { jwt: 'j', refresh: 'r.9' } } } });
     const user = userEvent.setup();
     renderPage(<Registration row={widgetRow('registration', { title: { en: 'Create an account' } })} />, { language: 'ru' });
-    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/select-method');
-    await user.type(screen.getByLabelText('Email'), 'new@example.com');
-    await user.type(screen.getByLabelText('Password'), 'long-enough');
-    await user.click(screen.getByRole('button', { name: 'Create an account' }));
+    expect(screen.getByRole('link', { name: 'Войти' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/select-method');
+    await user.type(screen.getByLabelText('Эл. почта'), 'new@example.com');
+    await user.type(screen.getByLabelText('Пароль'), 'long-enough');
+    await user.click(screen.getByRole('button', { name: 'Создать аккаунт' }));
     await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/ru'));
     expect(localStorage.getItem(REFRESH_KEY)).toBe('r.9');
     expect(api.calls[0]!.data).toEqual({ login: 'new@example.com', password: 'long-enough' });
@@ -88,12 +88,12 @@ describe('verify email', () => {
     window.history.replaceState(null, '', '/rbac/subject/authentication/email-and-password/verify?code=id.1999999999.mac%2Dx');
     const api = mockFetch({ [`POST ${BASE}/email-and-password/verify`]: ok({ message: 'Email verified', email: 'ada@example.com' }) });
     renderPage(<VerifyEmail row={widgetRow('verify-email', { title: {} })} />, { language: 'ru' });
-    expect(await screen.findByText('Email verified')).toBeTruthy();
-    expect((await screen.findAllByRole('status')).some((n) => n.textContent?.includes('ada@example.com is confirmed as yours'))).toBe(true);
+    expect(await screen.findByText('Адрес подтверждён')).toBeTruthy();
+    expect((await screen.findAllByRole('status')).some((n) => n.textContent?.includes('ada@example.com принадлежит вам'))).toBe(true);
     expect(api.calls).toHaveLength(1);
     expect(api.calls[0]!.data).toEqual({ code: 'id.1999999999.mac-x' });
-    expect(screen.getByRole('heading', { name: 'Verify your email' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/ru');
+    expect(screen.getByRole('heading', { name: 'Подтверждение адреса' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Продолжить' }).getAttribute('href')).toBe('/ru');
   });
 
   it('an invalid or expired link is explained, with a way to a new one', async () => {

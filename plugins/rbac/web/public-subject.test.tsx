@@ -29,14 +29,27 @@ describe('public subject overview', () => {
     vi.stubGlobal('fetch', fetch);
     renderPage(<SubjectOverview row={widgetRow('subject-overview', { title: { en: 'Profile', ru: 'Профиль' } })} />, { language: 'ru', params: { 'rbac.subject': ada } });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Ada Lovelace');
-    expect(screen.getByText('@ada-lovelace')).toBeTruthy();
+    // the slug is shown only when the subject has nothing else to be called by
+    expect(screen.queryByText(/ada-lovelace/)).toBeNull();
     expect(screen.getByText('Профиль')).toBeTruthy();
-    const cards = within(screen.getByRole('list', { name: 'Profiles' })).getAllByRole('listitem');
+    const cards = within(screen.getByRole('list', { name: 'Профили' })).getAllByRole('listitem');
     expect(cards.map((c) => c.textContent)).toEqual(['ada-designer', 'ada-writer']);
     expect(cards.every((c) => c.querySelector('[data-variant="default"]'))).toBe(true);
     expect(screen.queryByText(/Sign in/)).toBeNull();
     expect(screen.queryByRole('link', { name: 'View profile' })).toBeNull();
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("is titled by its first social profile's title in the page's language, before its name", () => {
+    const titled = (title: Record<string, string>, i: number) => ({ id: `st-${i}`, variant: 'default', orderIndex: i, socialModuleProfile: { id: `pt-${i}`, variant: 'default', slug: `p-${i}`, title } });
+    const subject: Expanded = { ...ada, subjectsToSocialModuleProfiles: [titled({}, 0), titled({ en: 'Ada, designer', ru: 'Ада, дизайнер' }, 1)] };
+    renderPage(<SubjectOverview row={widgetRow('subject-overview', { title: {} })} />, { language: 'ru', params: { 'rbac.subject': subject } });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Ада, дизайнер');
+    expect(screen.queryByText('Ada Lovelace')).toBeNull();
+    expect(screen.queryByText(/ada-lovelace/)).toBeNull();
+    cleanup();
+    renderPage(<SubjectOverview row={widgetRow('subject-overview', { title: {} })} />, { params: { 'rbac.subject': subject } });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Ada, designer');
   });
 
   it('falls back to the slug and omits the list when the subject has no profiles', () => {

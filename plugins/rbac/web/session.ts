@@ -82,9 +82,9 @@ export function subjectName(me: Me): string {
 }
 
 /** the server's own message, without the '{status} | {statusText}' tail: what a form shows */
-export function messageOf(e: unknown): string {
+export function messageOf(e: unknown, fallback = 'Something went wrong'): string {
   if (e instanceof ApiError) return e.message.split(' | ')[0] || `Request failed (${e.status})`;
-  return e instanceof Error && e.message ? e.message : 'Something went wrong';
+  return e instanceof Error && e.message ? e.message : fallback;
 }
 
 const isUnauthorized = (e: unknown) => e instanceof ApiError && e.status === 401;

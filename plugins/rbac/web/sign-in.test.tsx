@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { LoginWidget, SelectMethod } from './sign-in.js';
+import { LoginWidget, SELECTED, SelectMethod } from './sign-in.js';
 import { LoginForm } from './login-form.js';
 import { REFRESH_KEY, browser } from './session.js';
 import { browserSandbox, fail, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
@@ -16,11 +16,14 @@ afterEach(() => {
   delete (window as { ethereum?: unknown }).ethereum;
 });
 
-async function fillLogin(email: string, password: string) {
+const EN = { email: 'Email', password: 'Password', login: 'Login' };
+const RU = { email: 'Эл. почта', password: 'Пароль', login: 'Войти' };
+
+async function fillLogin(email: string, password: string, words = EN) {
   const user = userEvent.setup();
-  await user.type(screen.getByLabelText('Email'), email);
-  await user.type(screen.getByLabelText('Password'), password);
-  await user.click(screen.getByRole('button', { name: 'Login' }));
+  await user.type(screen.getByLabelText(words.email), email);
+  await user.type(screen.getByLabelText(words.password), password);
+  await user.click(screen.getByRole('button', { name: words.login }));
   return user;
 }
 
@@ -30,16 +33,16 @@ describe('login widget', () => {
     renderPage(<LoginWidget row={widgetRow('login')} />, { language: 'ru' });
     expect(screen.getByRole('heading', { name: 'Вход' })).toBeTruthy();
     expect(screen.getByText('С возвращением')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/email-and-password/forgot-password');
-    expect(screen.getByRole('link', { name: 'Sign up' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/email-and-password/registration');
+    expect(screen.getByRole('link', { name: 'Забыли пароль?' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/email-and-password/forgot-password');
+    expect(screen.getByRole('link', { name: 'Зарегистрироваться' }).getAttribute('href')).toBe('/ru/rbac/subject/authentication/email-and-password/registration');
   });
 
   it('on success stores the refresh token and goes home in the page language', async () => {
     let release!: () => void;
     const api = mockFetch({ [`POST ${AUTHN}`]: () => new Promise((r) => (release = () => r(ok({ jwt: 'j', refresh: 'r.1' })))) });
     renderPage(<LoginWidget row={widgetRow('login')} />, { language: 'ru' });
-    await fillLogin('ada@example.com', 'correct-horse');
-    expect(screen.getByRole('button', { name: 'Loading...' })).toHaveProperty('disabled', true);
+    await fillLogin('ada@example.com', 'correct-horse', RU);
+    expect(screen.getByRole('button', { name: 'Загрузка...' })).toHaveProperty('disabled', true);
     release();
     await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/ru'));
     expect(localStorage.getItem(REFRESH_KEY)).toBe('r.1');
@@ -88,16 +91,41 @@ describe('select-method', () => {
     expect(screen.getByRole('heading', { name: 'Or continue with' })).toBeTruthy();
     const email = screen.getByRole('button', { name: 'Login and Password' });
     const evm = screen.getByRole('button', { name: 'Ethereum Virtual Machine' });
+    // the method shown is marked as chosen, to assistive technology and to the eye; the other is a plain choice
     expect(email.getAttribute('aria-pressed')).toBe('true');
+    expect(evm.getAttribute('aria-pressed')).toBe('false');
+    expect(email.className).toContain(SELECTED);
+    expect(email.querySelector('[data-check]')).toBeTruthy();
+    expect(evm.className).not.toContain(SELECTED);
+    expect(evm.querySelector('[data-check]')).toBeNull();
     expect(screen.getByLabelText('Email')).toBeTruthy();
     await user.click(evm);
     expect(evm.getAttribute('aria-pressed')).toBe('true');
+    expect(email.getAttribute('aria-pressed')).toBe('false');
+    expect(evm.className).toContain(SELECTED);
+    expect(email.className).not.toContain(SELECTED);
+    expect(evm.querySelector('[data-check]')).toBeTruthy();
     expect(screen.queryByLabelText('Email')).toBeNull();
     expect(await screen.findByText('No wallet found in this browser')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Connect wallet' })).toHaveProperty('disabled', true);
     email.focus();
     await user.keyboard('{Enter}');
     expect(screen.getByLabelText('Email')).toBeTruthy();
+    expect(email.getAttribute('aria-pressed')).toBe('true');
+    expect(evm.getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('in Russian offers the same two methods in Russian, the shown one pressed', async () => {
+    mockFetch({});
+    const user = userEvent.setup();
+    renderPage(<SelectMethod row={widgetRow('select-method')} />, { language: 'ru' });
+    const group = screen.getByRole('group', { name: 'Способ входа' });
+    expect(screen.getByRole('heading', { name: 'Или войдите через' })).toBeTruthy();
+    const buttons = within(group).getAllByRole('button');
+    expect(buttons.map((b) => [b.textContent, b.getAttribute('aria-pressed')])).toEqual([['Логин и пароль', 'true'], ['Кошелёк Ethereum (EVM)', 'false']]);
+    await user.click(buttons[1]!);
+    expect(await screen.findByRole('button', { name: 'Подключить кошелёк' })).toBeTruthy();
+    expect(buttons.map((b) => b.getAttribute('aria-pressed'))).toEqual(['false', 'true']);
   });
 
 });

@@ -6,6 +6,7 @@ import { cn } from '../../../web/ui/cn.js';
 import { targets, useHref, usePage, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { ME_KEY, ROUTES, browser, logout, subjectName, useSubject, type Me } from './session.js';
 import { ButtonLink, Link } from './ui.js';
+import { useRbacWords } from './words.js';
 
 /** 'rbac/widget/default': the title only */
 export function DefaultWidget({ row }: { row: Expanded }) {
@@ -34,9 +35,10 @@ export function Logout({ row }: { row: Expanded }) {
       browser.go(href('/'));
     });
   }, [href, qc]);
+  const w = useRbacWords();
   return (
     <div hidden data-rbac-logout>
-      {t(row.title) || 'Signing out'}
+      {t(row.title) || w('signingOut')}
     </div>
   );
 }
@@ -52,6 +54,7 @@ export function Avatar({ name, className }: { name: string; className?: string }
 
 export function SubjectCard({ me }: { me: Me }) {
   const name = subjectName(me);
+  const w = useRbacWords();
   return (
     <article className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:flex-row sm:items-center">
       <Avatar name={name} className="h-16 w-16 text-2xl" />
@@ -59,7 +62,7 @@ export function SubjectCard({ me }: { me: Me }) {
         <h2 className="truncate text-lg font-semibold text-slate-900" title={name}>{name}</h2>
         <p className="truncate text-sm text-slate-500">@{me.slug}</p>
         {me.roles.length > 0 && (
-          <ul className="flex flex-wrap gap-1.5 pt-1" aria-label="Roles">
+          <ul className="flex flex-wrap gap-1.5 pt-1" aria-label={w('roles')}>
             {me.roles.map((r) => (
               <li key={r.id} className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
                 <ShieldCheck className="h-3 w-3" aria-hidden />
@@ -69,7 +72,7 @@ export function SubjectCard({ me }: { me: Me }) {
           </ul>
         )}
       </div>
-      <ButtonLink to={ROUTES.profile(me.slug)} variant="outline" className="shrink-0">View profile</ButtonLink>
+      <ButtonLink to={ROUTES.profile(me.slug)} variant="outline" className="shrink-0">{w('viewProfile')}</ButtonLink>
     </article>
   );
 }
@@ -79,9 +82,24 @@ export const EYEBROW = 'text-sm font-semibold uppercase tracking-wide text-blue-
 /** a subject's social profiles (subjectsToSocialModuleProfiles → socialModuleProfile) */
 export const subjectProfiles = (subject: Expanded | undefined) => targets(subject, 'subjectsToSocialModuleProfiles', 'socialModuleProfile');
 
-/** a public subject's card: name, @slug and (unless `withProfiles` is false) its social profiles drawn by the social module */
+/**
+ * What a public subject is called: the title of its first social profile that has one (in the page's
+ * language), else its name (adminTitle), else, when nothing else exists, its slug.
+ */
+export function subjectTitle(subject: Expanded, t: (map: unknown) => string): string {
+  for (const profile of subjectProfiles(subject)) {
+    const title = t(profile.title);
+    if (title) return title;
+  }
+  const name = typeof subject.adminTitle === 'string' ? subject.adminTitle.trim() : '';
+  return name || String(subject.slug ?? '');
+}
+
+/** a public subject's card: its title (subjectTitle: never the slug while it has a name) and (unless `withProfiles` is false) its social profiles drawn by the social module */
 export function PublicSubject({ subject, withProfiles = true }: { subject: Expanded; withProfiles?: boolean }) {
-  const name = String(subject.adminTitle || subject.slug || '');
+  const t = useT();
+  const w = useRbacWords();
+  const name = subjectTitle(subject, t);
   const profiles = withProfiles ? subjectProfiles(subject) : [];
   return (
     <div className="space-y-6">
@@ -89,11 +107,10 @@ export function PublicSubject({ subject, withProfiles = true }: { subject: Expan
         <Avatar name={name} className="h-16 w-16 text-2xl" />
         <div className="min-w-0 flex-1 space-y-1">
           <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900" title={name}>{name}</h1>
-          {typeof subject.slug === 'string' && subject.slug && <p className="truncate text-sm text-slate-500">@{subject.slug}</p>}
         </div>
       </article>
       {profiles.length > 0 && (
-        <div role="list" aria-label="Profiles" className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
+        <div role="list" aria-label={w('profiles')} className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
           {profiles.map((p) => (
             <div role="listitem" key={p.id}>
               <Variant module="social" entity="profile" row={p} variant="default" />
@@ -108,12 +125,13 @@ export function PublicSubject({ subject, withProfiles = true }: { subject: Expan
 /** the signed-in subject: a skeleton while loading, a sign-in prompt when signed out */
 export function SignedInSubject() {
   const { status, me } = useSubject();
+  const w = useRbacWords();
   return (
     <>
       {status === 'loading' && <Skeleton className="h-28 w-full rounded-2xl" />}
       {status === 'signed-out' && (
         <p className="rounded-2xl border border-dashed border-slate-300 p-6 text-center text-slate-600">
-          <Link to={ROUTES.selectMethod}>Sign in</Link> to see your account.
+          <Link to={ROUTES.selectMethod}>{w('signIn')}</Link> {w('signInToSeeAccount')}
         </p>
       )}
       {me && <SubjectCard me={me} />}

@@ -5,8 +5,9 @@ import { targets, usePage, useT, Variant, type Expanded } from '../../../web/sto
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
 import { ROUTES, http, useSubject } from './session.js';
-import { Avatar, EYEBROW, PublicSubject, SignedInSubject, subjectProfiles } from './subject.js';
+import { Avatar, EYEBROW, PublicSubject, SignedInSubject, subjectProfiles, subjectTitle } from './subject.js';
 import { ButtonLink } from './ui.js';
+import { useRbacWords } from './words.js';
 
 /** the subjects a widget lists (widgetsToSubjects → subject), in their order */
 export const widgetSubjects = (row: Expanded) => targets(row, 'widgetsToSubjects', 'subject');
@@ -35,7 +36,9 @@ function Empty({ children }: { children: string }) {
 
 /** 'rbac/subject/default': a subject as a card in a list — avatar, name, @slug, 'View profile'; never more than the public row */
 export function SubjectListCard({ row: subject }: { row: Expanded }) {
-  const name = String(subject.adminTitle || subject.slug || '');
+  const t = useT();
+  const w = useRbacWords();
+  const name = subjectTitle(subject, t);
   const slug = typeof subject.slug === 'string' ? subject.slug : '';
   return (
     <article className={cn(CARD, 'items-start gap-4')}>
@@ -43,10 +46,9 @@ export function SubjectListCard({ row: subject }: { row: Expanded }) {
         <Avatar name={name} className="h-12 w-12 text-lg" />
         <div className="min-w-0">
           <h3 className="truncate text-lg font-semibold text-slate-900" title={name}>{name}</h3>
-          {slug && <p className="truncate text-sm text-slate-500">@{slug}</p>}
         </div>
       </div>
-      {slug && <ButtonLink to={ROUTES.profile(slug)} variant="outline" className="mt-auto">View profile</ButtonLink>}
+      {slug && <ButtonLink to={ROUTES.profile(slug)} variant="outline" className="mt-auto">{w('viewProfile')}</ButtonLink>}
     </article>
   );
 }
@@ -54,12 +56,13 @@ export function SubjectListCard({ row: subject }: { row: Expanded }) {
 /** 'rbac/widget/subject-list': the widget's subjects (picked in the admin through widgets-to-subjects) as cards */
 export function SubjectList({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useRbacWords();
   const subjects = widgetSubjects(row);
   return (
     <Section row={row}>
       <SectionHeader row={row} />
       {subjects.length ? (
-        <CardGrid label={t(row.title) || 'Subjects'}>
+        <CardGrid label={t(row.title) || w('subjects')}>
           {subjects.map((s) => (
             <GridItem key={s.id}>
               <Variant module="rbac" entity="subject" row={s} />
@@ -67,7 +70,7 @@ export function SubjectList({ row }: { row: Expanded }) {
           ))}
         </CardGrid>
       ) : (
-        <Empty>No found items</Empty>
+        <Empty>{w('noFoundItems')}</Empty>
       )}
     </Section>
   );
@@ -84,7 +87,7 @@ function ProductFallbackCard({ product }: { product: Expanded }) {
       {summary && <p className="mt-2 text-slate-600">{summary}</p>}
       {slug && (
         <div className="mt-auto pt-6">
-          <MoreLink to={`/ecommerce/products/${slug}`} />
+          <MoreLink to={`/ecommerce/products/${slug}`} label={t(product.title) || slug} />
         </div>
       )}
     </article>
@@ -93,7 +96,8 @@ function ProductFallbackCard({ product }: { product: Expanded }) {
 
 /** products as cards, each drawn by the ecommerce module's product card */
 function ProductCards({ products, label }: { products: Expanded[]; label: string }) {
-  if (!products.length) return <Empty>No products yet</Empty>;
+  const w = useRbacWords();
+  if (!products.length) return <Empty>{w('noProducts')}</Empty>;
   return (
     <CardGrid label={label}>
       {products.map((p) => (
@@ -126,6 +130,7 @@ function useOwnProducts(subjectId: string | undefined) {
 
 function OwnProducts({ label }: { label: string }) {
   const { me } = useSubject();
+  const w = useRbacWords();
   const query = useOwnProducts(me?.id);
   if (!me) return null;
   if (query.isPending) {
@@ -136,7 +141,7 @@ function OwnProducts({ label }: { label: string }) {
       </div>
     );
   }
-  if (query.isError) return <p role="alert" className="text-red-700">The products could not be loaded.</p>;
+  if (query.isError) return <p role="alert" className="text-red-700">{w('productsFailed')}</p>;
   return <ProductCards products={query.data ?? []} label={label} />;
 }
 
@@ -147,15 +152,16 @@ function OwnProducts({ label }: { label: string }) {
  */
 export function SubjectOverviewWithProducts({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useRbacWords();
   const subject = useWidgetSubject(row);
   const title = t(row.title);
-  const label = title || 'Products';
+  const label = title || w('products');
   return (
     <section className={cn('mx-auto w-full max-w-7xl space-y-8 px-4 py-8 lg:py-12', row.className as string | undefined)}>
       {title && <p className={EYEBROW}>{title}</p>}
       {subject ? <PublicSubject subject={subject} withProfiles={false} /> : <SignedInSubject />}
       <div>
-        <ListHeading icon={Package}>Products</ListHeading>
+        <ListHeading icon={Package}>{w('products')}</ListHeading>
         {subject ? <ProductCards products={subjectProducts(subject)} label={label} /> : <OwnProducts label={label} />}
       </div>
     </section>
@@ -166,8 +172,9 @@ export function SubjectOverviewWithProducts({ row }: { row: Expanded }) {
 export function SocialProfileList({ row }: { row: Expanded }) {
   const t = useT();
   const subject = useWidgetSubject(row);
+  const w = useRbacWords();
   const profiles = subjectProfiles(subject);
-  const title = t(row.title) || 'Profiles';
+  const title = t(row.title) || w('profiles');
   return (
     <section className={cn('mx-auto w-full max-w-7xl px-4 pb-12', row.className as string | undefined)}>
       <ListHeading icon={UsersRound}>{title}</ListHeading>
@@ -180,7 +187,7 @@ export function SocialProfileList({ row }: { row: Expanded }) {
           ))}
         </CardGrid>
       ) : (
-        <Empty>No profiles yet</Empty>
+        <Empty>{w('noProfiles')}</Empty>
       )}
     </section>
   );

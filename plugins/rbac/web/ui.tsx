@@ -6,6 +6,7 @@ import { BUTTON_VARIANTS } from '../../../web/ui/button.js';
 import { useHref, useT, type Expanded } from '../../../web/storefront/context.js';
 import { ApiError } from '../../../runtime/client/index.js';
 import { AUTH, http, messageOf, storeRefresh, type SignedIn } from './session.js';
+import { useRbacWords } from './words.js';
 
 export const PASSWORD_MIN = 8;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -13,6 +14,15 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** client-side checks (spec §5); the server checks again */
 export const checkEmail = (v: string) => (EMAIL_RE.test(v.trim()) ? undefined : 'Enter a valid email address');
 export const checkPassword = (v: string) => (v.length >= PASSWORD_MIN ? undefined : `Use at least ${PASSWORD_MIN} characters`);
+
+/** the same checks, their messages in the page's language */
+export function useChecks() {
+  const w = useRbacWords();
+  return {
+    email: (v: string) => (checkEmail(v) ? w('invalidEmail') : undefined),
+    password: (v: string) => (checkPassword(v) ? w('shortPassword', { min: PASSWORD_MIN }) : undefined),
+  };
+}
 
 /** a labelled input; its error is announced (role=alert) and described on the input */
 export function Field({ label, error, aside, className, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; aside?: ReactNode }) {
@@ -59,6 +69,8 @@ export function ButtonLink({ to, variant = 'default', className, ...props }: Anc
  * @example const save = useAction(); save.run(() => http.request(…))
  */
 export function useAction() {
+  const w = useRbacWords();
+  const fallback = w('somethingWrong');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
   const busy = useRef(false);
@@ -70,13 +82,13 @@ export function useAction() {
     try {
       return await fn();
     } catch (e) {
-      setError(messageOf(e));
+      setError(messageOf(e, fallback));
       return undefined;
     } finally {
       busy.current = false;
       setPending(false);
     }
-  }, []);
+  }, [fallback]);
   return { run, pending, error, setError };
 }
 
@@ -108,13 +120,15 @@ export function WidgetCard({ row, fallbackTitle, children, footer }: { row: Expa
  * POST at a time that stores the refresh token on success (spec §4).
  */
 export function useCredentialsForm(route: 'authentication' | 'registration', onDone: (r: SignedIn) => void) {
+  const w = useRbacWords();
+  const check = useChecks();
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ login?: string; password?: string }>({});
   const action = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = { login: checkEmail(login), password: checkPassword(password) };
+    const found = { login: check.email(login), password: check.password(password) };
     setErrors(found);
     if (found.login || found.password) return;
     await action.run(async () => {
@@ -123,7 +137,7 @@ export function useCredentialsForm(route: 'authentication' | 'registration', onD
         storeRefresh(r.refresh);
         onDone(r);
       } catch (err) {
-        if (route === 'authentication' && err instanceof ApiError && err.status === 401) throw new Error('Invalid login or password');
+        if (route === 'authentication' && err instanceof ApiError && err.status === 401) throw new Error(w('invalidCredentials'));
         throw err;
       }
     });

@@ -5,7 +5,8 @@ import { createSiweMessage } from 'viem/siwe';
 import { WagmiProvider, createConfig, injected, useConnection, useConnect, useConnectors, useDisconnect, useSignMessage, type Config } from 'wagmi';
 import { AUTH, http, storedRefresh, storeRefresh, type SignedIn } from './session.js';
 import { useAction } from './ui.js';
-import { WalletPanel, walletMessage, type WalletStep } from './wallet.js';
+import { WalletPanel, walletProblem, type WalletStep } from './wallet.js';
+import { useRbacWords } from './words.js';
 
 /** how long the signed message is good for; the server's nonce lives 10 minutes */
 export const MESSAGE_TTL_MS = 5 * 60 * 1000;
@@ -64,6 +65,7 @@ export function createWalletConfig(): Config {
  * connected while the browser holds no session (refresh) token outside an attempt.
  */
 function WalletFlow({ onSignedIn }: { onSignedIn: (session: SignedIn) => void }) {
+  const w = useRbacWords();
   const connector = useConnectors()[0]!;
   const connection = useConnection();
   const { mutateAsync: connect } = useConnect();
@@ -116,7 +118,8 @@ function WalletFlow({ onSignedIn }: { onSignedIn: (session: SignedIn) => void })
         setStep('connect');
         // spec §4: an authentication error ends the wallet session
         await disconnect({ connector }).catch(() => undefined);
-        const known = walletMessage(e);
+        const problem = walletProblem(e);
+        const known = problem && w(problem);
         const short = (e as { shortMessage?: unknown } | null)?.shortMessage;
         throw known ? new Error(known) : typeof short === 'string' && short ? new Error(short) : e;
       } finally {

@@ -3,17 +3,25 @@ import { Wallet } from 'lucide-react';
 import { Button } from '../../../web/ui/button.js';
 import { shortAddress, type SignedIn } from './session.js';
 import { FormAlert } from './ui.js';
+import { useRbacWords } from './words.js';
+import { translate } from '../../../web/storefront/words.js';
 
 /** the step a sign-in attempt is at, for the button's label */
 export type WalletStep = 'connect' | 'sign' | 'verify';
 
-/** the wallet errors a visitor can act on, by their EIP-1193 code (also found in a wrapped error's causes) */
-export function walletMessage(e: unknown): string | undefined {
+/** the wallet errors a visitor can act on, by their EIP-1193 code (also found in a wrapped error's causes): the word to show */
+export function walletProblem(e: unknown): 'walletRejected' | 'walletPending' | undefined {
   for (let err = e as { code?: unknown; cause?: unknown } | null | undefined, depth = 0; err && depth < 8; err = err.cause as typeof err, depth++) {
-    if (err.code === 4001) return 'The request was rejected in the wallet';
-    if (err.code === -32002) return 'Your wallet already has a pending request: open it to continue';
+    if (err.code === 4001) return 'walletRejected';
+    if (err.code === -32002) return 'walletPending';
   }
   return undefined;
+}
+
+/** the same in English */
+export function walletMessage(e: unknown): string | undefined {
+  const problem = walletProblem(e);
+  return problem && translate(`rbac.${problem}`, 'en');
 }
 
 /**
@@ -30,11 +38,12 @@ export function WalletPanel({ address, available, error, pending = false, step =
   ready?: boolean;
   onConnect?: () => void;
 }) {
-  const label = !pending ? 'Connect wallet' : step === 'connect' ? 'Connecting...' : step === 'sign' ? 'Waiting for signature...' : 'Signing in...';
+  const w = useRbacWords();
+  const label = w(!pending ? 'connectWallet' : step === 'connect' ? 'connecting' : step === 'sign' ? 'waitingSignature' : 'signingIn');
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-slate-600">
-        Connect a browser wallet such as MetaMask and sign a one-time message. Signing is free and sends no transaction.
+        {w('walletIntro')}
       </p>
       {address && (
         <p className="flex items-center justify-center gap-2 rounded-md bg-slate-50 px-3 py-2 font-mono text-sm text-slate-700" title={address}>
@@ -42,7 +51,7 @@ export function WalletPanel({ address, available, error, pending = false, step =
           {shortAddress(address)}
         </p>
       )}
-      {available === false && <FormAlert>No wallet found in this browser</FormAlert>}
+      {available === false && <FormAlert>{w('noWallet')}</FormAlert>}
       <FormAlert>{error}</FormAlert>
       <Button variant="primary" onClick={onConnect} disabled={!ready || pending || available === false} aria-busy={pending}>
         <Wallet className="h-4 w-4" aria-hidden />

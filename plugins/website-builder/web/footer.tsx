@@ -27,16 +27,16 @@ export function FooterWidget({ row }: { row: Expanded }) {
             {hasRichText(description) && <RichTextView value={description} className="mt-3 max-w-sm text-sm leading-relaxed text-slate-600" />}
           </div>
           {arrays.length > 0 && (
-            <nav aria-label="Footer" className="grid grid-cols-2 gap-8 sm:grid-cols-3 lg:col-span-7">
+            <nav aria-label={words('footerMenu')} className="grid grid-cols-2 gap-8 sm:grid-cols-[repeat(auto-fit,minmax(8rem,1fr))] lg:col-span-7">
               {arrays.map((array) => (
                 <div key={array.id}>
                   {t(array.title) && <h2 className="text-sm font-semibold text-slate-900">{t(array.title)}</h2>}
-                  <ul className="mt-4 space-y-3">
+                  <ul className="mt-3 space-y-1">
                     {buttonsOf(array).map((button) => {
                       const url = str(button.url);
                       return (
                         <li key={button.id}>
-                          <a href={url ? href(url) : undefined} {...externalProps(url)} className="text-sm text-slate-600 transition-colors hover:text-slate-900">
+                          <a href={url ? href(url) : undefined} {...externalProps(url)} className="inline-flex min-h-7 items-center py-1 text-sm text-slate-600 transition-colors hover:text-slate-900">
                             {t(button.title)}
                           </a>
                         </li>

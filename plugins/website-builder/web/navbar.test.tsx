@@ -1,9 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { Variant } from '../../../web/storefront/context.js';
+import { PageView, type PageData } from '../../../web/storefront/page.js';
+import { register } from '../../../web/registry.js';
 import { registerWebsiteBuilderWeb } from './index.js';
-import { L, button, buttonsArray, expectHydrates, link, renderIn, row } from './test-fixtures.js';
+import { L, button, buttonsArray, expectHydrates, link, pageIn, renderIn, row } from './test-fixtures.js';
 
 beforeAll(registerWebsiteBuilderWeb);
 afterEach(cleanup);
@@ -26,13 +28,17 @@ describe("website-builder/widget 'navbar-default'", () => {
     const header = screen.getByRole('banner');
     expect(header.className).toContain('sticky');
     expect(within(header).getByRole('link', { name: 'Студия' }).getAttribute('href')).toBe('/ru');
-    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const nav = screen.getByRole('navigation', { name: 'Главное меню' });
     expect(within(nav).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['Главная', '/ru'],
       ['Блог', '/ru/blog/articles/launch-week'],
       ['Аккаунт', '/ru/rbac/subject/authentication/select-method'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Блог' }).getAttribute('aria-current')).toBe('page');
+    // the bar's language switcher (shown at lg, where the menu is not) links this page in English
+    const languages = within(header).getAllByRole('navigation', { name: 'Язык' })[0]!;
+    expect(within(languages).getByRole('link', { name: 'EN English' }).getAttribute('href')).toBe('/blog/articles/launch-week');
+    expect(within(languages).getByRole('link', { name: 'RU Русский' }).getAttribute('aria-current')).toBe('true');
   });
 
   it('hydrates the server markup without a mismatch', async () => {
@@ -52,8 +58,12 @@ describe("website-builder/widget 'navbar-default'", () => {
     expect(toggle.getAttribute('aria-label')).toBe('Close menu');
     expect(menu.hidden).toBe(false);
     expect(menu.className).toContain('fixed inset-0');
-    expect(within(menu).getAllByRole('link').map((a) => a.textContent)).toEqual(['Home', 'Blog', 'Account']);
+    expect(within(within(menu).getByRole('navigation', { name: 'Main' })).getAllByRole('link').map((a) => a.textContent)).toEqual(['Home', 'Blog', 'Account']);
     expect(document.body.style.overflow).toBe('hidden');
+
+    // the mobile menu lists the languages too, each linking to this page in it
+    const languages = within(within(menu).getByRole('navigation', { name: 'Language' })).getAllByRole('link');
+    expect(languages.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('aria-current')])).toEqual([['English', '/', 'true'], ['Русский', '/ru', null]]);
 
     await user.click(screen.getByRole('button', { name: 'Close menu' }));
     expect(menu.hidden).toBe(true);
@@ -79,6 +89,37 @@ describe("website-builder/widget 'navbar-default'", () => {
     within(menu).getByRole('link', { name: 'Blog' }).addEventListener('click', (e) => e.preventDefault());
     await user.click(within(menu).getByRole('link', { name: 'Blog' }));
     expect(menu.hidden).toBe(true);
+  });
+});
+
+describe('the navbar as the page header', () => {
+  // a layout widget of another module, placed before the navbar (as the account menu is)
+  beforeAll(() => register('test/widget/greeting', () => <a href="/sign-in">Sign in here</a>));
+  const page = (before: PageData['before']): PageData => ({ context: pageIn('en'), title: 'Home', meta: {}, before, content: [], after: [] });
+  const greeting = { id: 'b-greeting', module: 'test', widget: row('greeting') };
+  const nav = { id: 'b-navbar', module: 'website-builder', widget: navbar };
+
+  it('draws the layout widgets placed before it in its bar and in its menu, not above it', async () => {
+    const user = userEvent.setup();
+    render(<PageView data={page([greeting, nav])} />);
+    const header = screen.getByRole('banner');
+    // once in the bar (shown from lg) and once in the menu; nothing outside the header
+    const links = screen.getAllByRole('link', { name: 'Sign in here', hidden: true });
+    expect(links).toHaveLength(2);
+    for (const a of links) expect(header.contains(a)).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = document.getElementById(screen.getByRole('button', { name: 'Close menu' }).getAttribute('aria-controls')!)!;
+    expect(within(menu).getByRole('link', { name: 'Sign in here' })).toBeTruthy();
+    // after the menu's links
+    const order = within(menu).getAllByRole('link').map((a) => a.textContent);
+    expect(order).toEqual(['Home', 'Blog', 'Account', 'English', 'Русский', 'Sign in here']);
+  });
+
+  it('leaves widgets placed after it where they are', () => {
+    render(<PageView data={page([nav, greeting])} />);
+    const links = screen.getAllByRole('link', { name: 'Sign in here', hidden: true });
+    expect(links).toHaveLength(1);
+    expect(screen.getByRole('banner').contains(links[0]!)).toBe(false);
   });
 });
 

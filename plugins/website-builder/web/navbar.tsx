@@ -2,6 +2,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Menu, X } from 'lucide-react';
 import { targets, usePage, useLink, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
+import { HeaderItems, useHasHeaderItems, type HeaderComponent } from '../../../web/storefront/page.js';
+import { LanguageSwitcher } from '../../../web/storefront/language-switcher.js';
+import { useWebsiteBuilderWords } from './words.js';
 import { externalProps } from './button.js';
 import { allButtons, str } from './shared.js';
 
@@ -44,14 +47,19 @@ function NavLinks({ buttons, className, linkClassName, onNavigate }: { buttons: 
 
 /**
  * website-builder/widget 'navbar-default': a sticky header with the logotype and the buttons as
- * links; below lg a hamburger opens a full-screen menu with the same links (Escape closes it).
+ * links; below lg a hamburger opens a full-screen menu with the same links (Escape closes it). It is the
+ * page's header (HeaderComponent): the layout widgets placed before it (account menu, language) are drawn
+ * at the end of its bar on large screens and under the links of its menu on small ones.
  */
-export function NavbarWidget({ row }: { row: Expanded }) {
+export const NavbarWidget: HeaderComponent = function NavbarWidget({ row }: { row: Expanded }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
   const logotype = targets(row, 'widgetsToLogotypes', 'logotype')[0];
   const buttons = allButtons(row, 'widgetsToButtonsArrays');
+  const hasItems = useHasHeaderItems();
+  const menu = buttons.length > 0 || hasItems;
+  const w = useWebsiteBuilderWords();
 
   useEffect(() => {
     if (!open) return;
@@ -79,17 +87,20 @@ export function NavbarWidget({ row }: { row: Expanded }) {
       <div className="relative z-50 mx-auto flex h-16 max-w-7xl items-center justify-between gap-6 px-4">
         {logotype ? <Variant module="website-builder" entity="logotype" row={logotype} /> : <span />}
         {buttons.length > 0 && (
-          <nav aria-label="Main" className="hidden lg:block">
+          <nav aria-label={w('mainMenu')} className="hidden lg:ml-auto lg:block">
             <NavLinks buttons={buttons} className="flex items-center gap-1" linkClassName="rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-slate-100 hover:text-slate-900" />
           </nav>
         )}
-        {buttons.length > 0 && (
+        {/* with a menu below lg the languages are in it; without one they stay in the bar */}
+        <LanguageSwitcher className={menu ? 'hidden lg:block' : undefined} />
+        <HeaderItems className="hidden items-center gap-2 lg:flex" />
+        {menu && (
           <button
             ref={toggle}
             type="button"
             aria-expanded={open}
             aria-controls={menuId}
-            aria-label={open ? 'Close menu' : 'Open menu'}
+            aria-label={open ? w('closeMenu') : w('openMenu')}
             onClick={() => setOpen((v) => !v)}
             className="-mr-2 inline-flex h-10 w-10 items-center justify-center rounded-md text-slate-700 transition-colors hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 lg:hidden"
           >
@@ -97,16 +108,23 @@ export function NavbarWidget({ row }: { row: Expanded }) {
           </button>
         )}
       </div>
-      {buttons.length > 0 && (
-        <nav id={menuId} hidden={!open} aria-label="Main" className="fixed inset-0 z-40 overflow-y-auto bg-white px-4 pb-10 pt-20 lg:hidden">
-          <NavLinks
-            buttons={buttons}
-            onNavigate={() => setOpen(false)}
-            className="mx-auto flex max-w-7xl flex-col divide-y divide-slate-100"
-            linkClassName="block py-4 text-2xl font-semibold tracking-tight transition-colors hover:text-indigo-600"
-          />
-        </nav>
+      {menu && (
+        <div id={menuId} hidden={!open} className="fixed inset-0 z-40 overflow-y-auto bg-white px-4 pb-10 pt-20 lg:hidden">
+          {buttons.length > 0 && (
+            <nav aria-label={w('mainMenu')} className="mx-auto max-w-7xl">
+              <NavLinks
+                buttons={buttons}
+                onNavigate={() => setOpen(false)}
+                className="flex flex-col divide-y divide-slate-100"
+                linkClassName="block py-4 text-2xl font-semibold tracking-tight transition-colors hover:text-indigo-600"
+              />
+            </nav>
+          )}
+          <LanguageSwitcher stacked onNavigate={() => setOpen(false)} className="mx-auto mt-6 max-w-7xl border-t border-slate-100 pt-6" />
+          <HeaderItems className="mx-auto mt-4 flex max-w-7xl flex-col items-stretch gap-3 border-t border-slate-100 pt-6" />
+        </div>
       )}
     </header>
   );
-}
+};
+NavbarWidget.header = true;

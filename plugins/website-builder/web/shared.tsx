@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { targets, usePage, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
 import { RichTextView, parseRichText, plainText } from '../../../web/ui/rich-text-view.js';
 
@@ -14,19 +14,8 @@ export const allButtons = (row: Expanded, relation: string) => targets(row, rela
 /** whether a rich-text value has any visible text */
 export const hasRichText = (value: string) => plainText(parseRichText(value)).trim() !== '';
 
-/** the few words components show themselves, per language (English is the fallback) */
-const WORDS = {
-  rights: { en: 'All rights reserved.', ru: 'Все права защищены.' },
-  interact: { en: 'Click to interact', ru: 'Нажмите, чтобы взаимодействовать' },
-  details: { en: 'View details', ru: 'Подробнее' },
-  openPosition: { en: 'Open position', ru: 'Вакансия' },
-  map: { en: 'Map', ru: 'Карта' },
-} satisfies Record<string, Record<string, string>>;
-
-export function useWords() {
-  const { language } = usePage();
-  return (key: keyof typeof WORDS) => (WORDS[key] as Record<string, string>)[language] ?? WORDS[key].en;
-}
+/** the module's interface strings, in the page's language (web/storefront/words.ts) */
+export { useWebsiteBuilderWords as useWords } from './words.js';
 
 const GRADIENTS = [
   'from-indigo-600 via-violet-600 to-fuchsia-500',

@@ -2,7 +2,7 @@ import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
-import { str } from './shared.js';
+import { str, useWords } from './shared.js';
 
 /** the index `step` slides away from `index`, wrapping around both ways */
 export const wrapIndex = (index: number, step: number, count: number) => (count ? (((index + step) % count) + count) % count : 0);
@@ -19,6 +19,7 @@ const EDGE_ICON =
  */
 export function Slider({ row }: { row: Expanded }) {
   const t = useT();
+  const w = useWords();
   const slides = targets(row, 'slidersToSlides', 'slide');
   const [selected, setSelected] = useState(0);
   const touchX = useRef<number | null>(null);
@@ -44,8 +45,8 @@ export function Slider({ row }: { row: Expanded }) {
   return (
     <div
       role="region"
-      aria-roledescription="carousel"
-      aria-label={t(row.title) || 'Carousel'}
+      aria-roledescription={w('carouselRole')}
+      aria-label={t(row.title) || w('carousel')}
       tabIndex={0}
       onKeyDown={onKeyDown}
       onTouchStart={onTouchStart}
@@ -57,8 +58,8 @@ export function Slider({ row }: { row: Expanded }) {
         <div
           key={slide.id}
           role="group"
-          aria-roledescription="slide"
-          aria-label={`${i + 1} of ${count}`}
+          aria-roledescription={w('slideRole')}
+          aria-label={w('slideOf', { n: i + 1, count })}
           aria-hidden={i !== current}
           inert={i !== current}
           className={cn('absolute inset-0 transition-all duration-700 ease-out', i === current ? 'visible scale-100 opacity-100' : 'invisible scale-[1.02] opacity-0')}
@@ -68,22 +69,25 @@ export function Slider({ row }: { row: Expanded }) {
       ))}
       {count > 1 && (
         <>
-          <button type="button" aria-label="Previous slide" onClick={() => go(-1)} className={cn(EDGE, 'left-0 justify-start pl-3 lg:pl-6')}>
+          <button type="button" aria-label={w('previousSlide')} onClick={() => go(-1)} className={cn(EDGE, 'left-0 justify-start pl-3 lg:pl-6')}>
             <span className={EDGE_ICON}><ChevronLeft aria-hidden className="h-6 w-6" /></span>
           </button>
-          <button type="button" aria-label="Next slide" onClick={() => go(1)} className={cn(EDGE, 'right-0 justify-end pr-3 lg:pr-6')}>
+          <button type="button" aria-label={w('nextSlide')} onClick={() => go(1)} className={cn(EDGE, 'right-0 justify-end pr-3 lg:pr-6')}>
             <span className={EDGE_ICON}><ChevronRight aria-hidden className="h-6 w-6" /></span>
           </button>
-          <div className="absolute inset-x-0 bottom-4 z-30 flex justify-center gap-2">
+          <div className="absolute inset-x-0 bottom-2 z-30 flex justify-center gap-1">
             {slides.map((slide, i) => (
+              // the dot is small; the button around it is a 24 px tap target at least
               <button
                 key={slide.id}
                 type="button"
-                aria-label={`Go to slide ${i + 1}`}
+                aria-label={w('goToSlide', { n: i + 1 })}
                 aria-current={i === current ? 'true' : undefined}
                 onClick={() => setSelected(i)}
-                className={cn('h-2.5 rounded-full transition-all focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white', i === current ? 'w-8 bg-white shadow-sm ring-1 ring-black/10' : 'w-2.5 bg-white/60 ring-1 ring-black/10 hover:bg-white/90')}
-              />
+                className="group/dot grid h-7 min-w-7 place-items-center rounded-full px-1 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-white"
+              >
+                <span aria-hidden className={cn('block h-2.5 rounded-full transition-all', i === current ? 'w-8 bg-white shadow-sm ring-1 ring-black/10' : 'w-2.5 bg-white/60 ring-1 ring-black/10 group-hover/dot:bg-white/90')} />
+              </button>
             ))}
           </div>
         </>

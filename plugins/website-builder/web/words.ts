@@ -1,0 +1,41 @@
+import { defineWords } from '../../../web/storefront/words.js';
+
+/** the website-builder widgets' own interface strings (web/storefront/words.ts) */
+export const useWebsiteBuilderWords = defineWords('website-builder', {
+  en: {
+    rights: 'All rights reserved.',
+    interact: 'Click to interact',
+    details: 'View details',
+    openPosition: 'Open position',
+    map: 'Map',
+    mainMenu: 'Main',
+    footerMenu: 'Footer',
+    openMenu: 'Open menu',
+    closeMenu: 'Close menu',
+    carousel: 'Carousel',
+    carouselRole: 'carousel',
+    slideRole: 'slide',
+    previousSlide: 'Previous slide',
+    nextSlide: 'Next slide',
+    goToSlide: 'Go to slide {n}',
+    slideOf: '{n} of {count}',
+  },
+  ru: {
+    rights: 'Все права защищены.',
+    interact: 'Нажмите, чтобы взаимодействовать',
+    details: 'Подробнее',
+    openPosition: 'Вакансия',
+    map: 'Карта',
+    mainMenu: 'Главное меню',
+    footerMenu: 'Нижнее меню',
+    openMenu: 'Открыть меню',
+    closeMenu: 'Закрыть меню',
+    carousel: 'Карусель',
+    carouselRole: 'карусель',
+    slideRole: 'слайд',
+    previousSlide: 'Предыдущий слайд',
+    nextSlide: 'Следующий слайд',
+    goToSlide: 'Перейти к слайду {n}',
+    slideOf: '{n} из {count}',
+  },
+});
