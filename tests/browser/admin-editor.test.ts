@@ -228,8 +228,9 @@ describe('issue 17: an editor walks the admin at 1280 and 390 px', () => {
     await shown(form.locator('img[src^="/files/"]'));
     await form.getByRole('button', { name: 'Create' }).click();
     await shown(page.getByText('Created successfully'));
-    // the saved row is now the form's (its edit form, nothing unsaved): Escape closes it without asking
-    await eventually(async () => expect(await form.getByRole('button', { name: 'Update' }).getAttribute('data-status')).toBe('success'));
+    // the new row opens at its own url, in its edit form (nothing unsaved): Escape then closes it without asking
+    await page.waitForURL(/\/admin\/file-storage\/files\/[0-9a-f-]{36}/);
+    await shown(page.getByRole('dialog').getByRole('button', { name: 'Update' }));
     await page.keyboard.press('Escape');
     await countIs(page.getByRole('dialog'), 0);
     await shown(files.locator('tbody img[src^="/files/"]'));
