@@ -1,12 +1,18 @@
 import { weakEtag } from '../../../runtime/http/wire.js';
 
-/** rendered pages by language and url, each with the entities it read; a change to one of them drops it */
+const encoder = new TextEncoder();
+
+/**
+ * Rendered pages by language and url, each with the entities it read; a change to one of them drops it. A page is
+ * kept as its UTF-8 bytes, encoded once: a hit writes them to the socket as they are (a string would be measured and
+ * encoded again on every answer, the larger part of a hit's cost).
+ */
 export class PageCache {
-  private pages = new Map<string, { html: string; read: Set<string>; etag?: string }>();
+  private pages = new Map<string, { html: Uint8Array<ArrayBuffer>; read: Set<string>; etag?: string }>();
 
   constructor(private max = 1000) {}
 
-  get(key: string) {
+  get(key: string): Uint8Array<ArrayBuffer> | undefined {
     return this.pages.get(key)?.html;
   }
 
@@ -19,7 +25,7 @@ export class PageCache {
 
   set(key: string, html: string, read: Set<string>) {
     if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value!);
-    this.pages.set(key, { html, read });
+    this.pages.set(key, { html: encoder.encode(html), read });
   }
 
   /** drops every page that read the entity */

@@ -172,7 +172,7 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       // theirs in the browser), so every visitor is served from the cache; no header or cookie skips it
       const hit = caching ? cache.get(key) : undefined;
       // the validator computed once per cached page (runtime/http/wire.ts answers 304 to it, or leaves it off for a caller with credentials)
-      if (hit) return c.html(hit, 200, { ...headers, 'x-page-cache': 'hit', etag: cache.etag(key)! });
+      if (hit) return c.body(hit, 200, { ...headers, 'content-type': 'text/html; charset=UTF-8', 'x-page-cache': 'hit', etag: cache.etag(key)! });
       try {
         const rendered = await page(language, segments, assets);
         if (!rendered) return notFound();
