@@ -6,8 +6,8 @@ import { isSafeLink } from '../../engine/links.js';
 const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
 const MAX_DEPTH = 64;
 
-/** element styles for rendered rich text (both the editor and the view) */
-export const PROSE = 'space-y-2 break-words [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:text-2xl [&_h2]:font-bold [&_h3]:text-xl [&_h3]:font-semibold [&_h4]:text-lg [&_h4]:font-semibold [&_h5]:font-semibold [&_h6]:text-sm [&_h6]:font-semibold [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:list-decimal [&_ol]:pl-6 [&_blockquote]:border-l-4 [&_blockquote]:border-slate-300 [&_blockquote]:pl-4 [&_pre]:overflow-x-auto [&_pre]:rounded [&_pre]:bg-slate-100 [&_pre]:p-3 [&_code]:font-mono [&_code]:text-[0.9em] [&_a]:text-blue-700 [&_a]:underline [&_hr]:border-slate-300';
+/** the class of rich text as shown: its look (headings, lists, quotes, code, links) is in web/styles.css */
+export const PROSE = 'rich-text';
 
 /** the one allow-list of link targets (engine/links.ts), shared with every url field of the manifests */
 export const isSafeHref = isSafeLink;
