@@ -95,6 +95,37 @@ describe('storefront pages', () => {
     }
   });
 
+  it('page data carries only what the widgets drew: no admin names, no rich text a card does not show, no unread relation', async () => {
+    const html = (await get('/')).html;
+    const json = html.match(/<script id="__PAGE__" type="application\/json">(.*?)<\/script>/s)![1];
+    const data = JSON.parse(json);
+    const keys = new Set<string>();
+    const walk = (x: unknown): void => {
+      if (Array.isArray(x)) return x.forEach(walk);
+      if (!x || typeof x !== 'object') return;
+      Object.keys(x).forEach((k) => keys.add(k));
+      Object.values(x).forEach(walk);
+    };
+    walk([data.before, data.content, data.after]);
+    // the admin's names and bookkeeping of relation rows never reach a visitor's page
+    for (const key of ['adminTitle', 'orderIndex', 'createdAt']) expect(keys.has(key), key).toBe(false);
+    // the category list draws its categories, not their products: no product under a category
+    const categories = data.content.find((b: { widget: { variant: string } }) => b.widget.variant === 'category-list-default');
+    expect(categories.widget.widgetsToCategories.length).toBeGreaterThan(0);
+    for (const link of categories.widget.widgetsToCategories) expect(link.category.categoriesToProducts).toBeUndefined();
+    // a card shows an article's title and subtitle, not its body
+    const latest = data.content.find((b: { module: string }) => b.module === 'blog');
+    for (const link of latest.widget.widgetsToArticles) expect(link.article.description).toBeUndefined();
+    const body = JSON.parse((await article()).description.en).content[1].content[0].text as string;
+    expect(html).not.toContain(body.slice(0, 40));
+    // what was drawn is there: every article's title, every slide of the slider (not only the one on screen)
+    for (const link of latest.widget.widgetsToArticles) expect(typeof link.article.title.en).toBe('string');
+    const slider = data.content.find((b: { widget: Record<string, unknown> }) => Array.isArray(b.widget.widgetsToSliders)).widget.widgetsToSliders[0].slider;
+    const slides = slider.slidersToSlides.map((l: { slide: Record<string, unknown> }) => l.slide);
+    expect(slides.length).toBeGreaterThan(1);
+    expect(slides.every((s: Record<string, unknown>) => s.title)).toBe(true);
+  });
+
   it("beside the storefront's catch-all, an unknown API route is a 404 for a visitor, not a 401 asking to sign in", async () => {
     for (const path of ['/api/ecommerce/nonsense', '/api/ecommerce/attribute-keies', '/api/nothing/here']) {
       expect((await fetch(server.url + path)).status, path).toBe(404);

@@ -3,6 +3,7 @@ import { PageView, type PageData } from '../../../web/storefront/page.js';
 import { StorefrontShell } from '../../../web/storefront/shell.js';
 import { encodePath } from './pages.js';
 import { collectModules } from '../../../web/registry.js';
+import { readTracker } from './reads.js';
 
 /** text for an element or a quoted attribute: every value written into the document passes here */
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -17,13 +18,16 @@ export type PageAssets = string | ((modules: string[]) => string);
 
 /** the whole HTML document of a storefront page: head metadata, server-rendered body, data to hydrate from */
 export function renderDocument(data: PageData, assets: PageAssets, origin = ''): string {
+  // rendered from watched rows: the data the page ships holds only the fields this render read (reads.ts)
+  const reads = readTracker();
   const { result: body, modules } = collectModules(() =>
     renderToString(
       <StorefrontShell>
-        <PageView data={data} />
+        <PageView data={reads.watched(data)} />
       </StorefrontShell>,
     ),
   );
+  const shipped = reads.kept(data);
   const metas = Object.entries(data.meta)
     .filter(([name]) => name !== 'viewport')
     .map(([name, content]) => (name.startsWith('og:') ? `<meta property="${escapeHtml(name)}" content="${escapeHtml(content)}">` : `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`))
@@ -48,7 +52,7 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = ''):
   </head>
   <body>
     <div id="root">${body}</div>
-    <script id="__PAGE__" type="application/json">${scriptJson({ ...data, modules })}</script>
+    <script id="__PAGE__" type="application/json">${scriptJson({ ...shipped, modules })}</script>
   </body>
 </html>`;
 }

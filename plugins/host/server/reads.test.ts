@@ -1,0 +1,59 @@
+import { describe, it, expect } from 'vitest';
+import { readTracker } from './reads.js';
+import type { PageData } from '../../../web/storefront/page.js';
+
+const page = (widget: Record<string, unknown>, params: Record<string, Record<string, unknown>> = {}): PageData => ({
+  context: { language: 'en', languages: ['en'], defaultLanguage: 'en', url: '/', params: params as never },
+  title: 't',
+  meta: {},
+  before: [],
+  content: [{ id: 'b1', module: 'blog', widget: widget as never }],
+  after: [],
+});
+
+describe('the page data keeps what the render read', () => {
+  const widget = () => ({
+    id: 'w1', variant: 'slides', slug: 'w', adminTitle: 'Admin name', title: { en: 'Hello' },
+    widgetsToSlides: [
+      { slide: { id: 's1', variant: 'default', title: { en: 'One' }, body: 'long text one' } },
+      { slide: { id: 's2', variant: 'default', title: { en: 'Two' }, body: 'long text two' } },
+    ],
+    widgetsToProducts: [{ product: { id: 'p1', title: { en: 'P' } } }],
+  });
+
+  it('a field read on one row of a list is kept on every row; unread fields and relations go; id and variant stay', () => {
+    const data = page(widget());
+    const reads = readTracker();
+    const seen = reads.watched(data);
+    const w = seen.content[0].widget as Record<string, any>;
+    void w.title.en;
+    // only the first slide is drawn (a slider), but every slide keeps its title for later
+    void w.widgetsToSlides.map((l: any) => l).slice(0, 1).forEach((l: any) => l.slide.title.en);
+    const kept = reads.kept(data).content[0].widget as Record<string, any>;
+    expect(kept).toEqual({
+      id: 'w1', variant: 'slides', title: { en: 'Hello' },
+      widgetsToSlides: [{ slide: { id: 's1', variant: 'default', title: { en: 'One' } } }, { slide: { id: 's2', variant: 'default', title: { en: 'Two' } } }],
+    });
+    // the data rendered from is not changed
+    expect(data.content[0].widget).toEqual(widget());
+  });
+
+  it('a row enumerated (keys, a spread) keeps every field; a field tested with `in` is kept', () => {
+    const data = page(widget());
+    const reads = readTracker();
+    const w = reads.watched(data).content[0].widget as Record<string, any>;
+    void { ...w.widgetsToProducts[0].product };
+    void ('slug' in w);
+    const kept = reads.kept(data).content[0].widget as Record<string, any>;
+    expect(kept.widgetsToProducts).toEqual([{ product: { id: 'p1', title: { en: 'P' } } }]);
+    expect(kept.slug).toBe('w');
+    expect(kept.adminTitle).toBeUndefined();
+  });
+
+  it('rows the url names are watched by their key', () => {
+    const data = page({ id: 'w', variant: 'v' }, { 'blog.article': { id: 'a1', title: { en: 'A' }, description: 'body' } });
+    const reads = readTracker();
+    void (reads.watched(data).context.params['blog.article'] as Record<string, any>).title.en;
+    expect(reads.kept(data).context.params['blog.article']).toEqual({ id: 'a1', title: { en: 'A' } });
+  });
+});

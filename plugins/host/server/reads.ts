@@ -1,0 +1,88 @@
+import type { Block, PageData } from '../../../web/storefront/page.js';
+import type { Expanded } from '../../../web/storefront/context.js';
+
+type Obj = Record<string | symbol, unknown>;
+
+/** fields every row keeps whatever a render read: what names it and picks its component */
+const ALWAYS = new Set(['id', 'variant']);
+
+/**
+ * What the page data ships: the fields its widgets read while the server rendered it (issue 11: the page data
+ * carries only what widgets draw). The server renders through proxies that note each field read, by where it
+ * sits — the widget's module and variant, then the relations walked and the field, never the row's index — so a
+ * field read on one slide, card or line is kept on every one of them (a slider shows another slide later, from the
+ * same data). A row enumerated (`Object.keys`, a spread) keeps everything. The browser hydrates from the kept
+ * fields and reads the same ones: a render is a function of its data.
+ *
+ * A widget that reads a field only after hydration (in an effect or an event handler) must read it while rendering
+ * too (compute it at the top of the component), or it is not shipped; `id` and `variant` always are.
+ */
+export function readTracker() {
+  const read = new Set<string>();
+  const proxies = new WeakMap<object, Map<string, unknown>>();
+
+  function watch<T>(value: T, path: string): T {
+    if (!value || typeof value !== 'object') return value;
+    let byPath = proxies.get(value);
+    if (!byPath) proxies.set(value, (byPath = new Map()));
+    const known = byPath.get(path);
+    if (known) return known as T;
+    const list = Array.isArray(value);
+    const proxy = new Proxy(value as Obj, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver);
+        if (typeof prop === 'symbol') return v;
+        if (list) return /^\d+$/.test(prop) ? watch(v, path) : v;
+        const at = `${path}.${prop}`;
+        read.add(at);
+        return watch(v, at);
+      },
+      has(target, prop) {
+        if (typeof prop === 'string' && !list) read.add(`${path}.${prop}`);
+        return Reflect.has(target, prop);
+      },
+      ownKeys(target) {
+        if (!list) read.add(`${path}.*`);
+        return Reflect.ownKeys(target);
+      },
+    });
+    byPath.set(path, proxy);
+    return proxy as T;
+  }
+
+  function keep(value: unknown, path: string): unknown {
+    if (Array.isArray(value)) return value.map((v) => keep(v, path));
+    if (!value || typeof value !== 'object' || read.has(`${path}.*`)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (ALWAYS.has(k) || read.has(`${path}.${k}`)) out[k] = keep(v, `${path}.${k}`);
+    return out;
+  }
+
+  const root = (b: Block) => `${b.module}:${String(b.widget.variant)}`;
+  const rootOf = (key: string) => `param:${key}`;
+  const blocks = (list: Block[], f: (b: Block) => Expanded) => list.map((b) => ({ ...b, widget: f(b) }));
+  const params = (p: Record<string, Expanded>, f: (row: Expanded, key: string) => Expanded) => Object.fromEntries(Object.entries(p).map(([k, row]) => [k, f(row, k)]));
+
+  return {
+    /** the data to render from: every widget row and every row the url names, watched */
+    watched(data: PageData): PageData {
+      return {
+        ...data,
+        context: { ...data.context, params: params(data.context.params, (row, key) => watch(row, rootOf(key))) },
+        before: blocks(data.before, (b) => watch(b.widget, root(b))),
+        content: blocks(data.content, (b) => watch(b.widget, root(b))),
+        after: blocks(data.after, (b) => watch(b.widget, root(b))),
+      };
+    },
+    /** the same data with only the fields the render read (the original is not changed) */
+    kept(data: PageData): PageData {
+      return {
+        ...data,
+        context: { ...data.context, params: params(data.context.params, (row, key) => keep(row, rootOf(key)) as Expanded) },
+        before: blocks(data.before, (b) => keep(b.widget, root(b)) as Expanded),
+        content: blocks(data.content, (b) => keep(b.widget, root(b)) as Expanded),
+        after: blocks(data.after, (b) => keep(b.widget, root(b)) as Expanded),
+      };
+    },
+  };
+}
