@@ -49,6 +49,28 @@ export function linksOf(model: Model, entity: Entity): Link[] {
 }
 
 /**
+ * Which relations `expand` walks: a relation's key (as on the rows) → the plan below its far end; a key left out is
+ * not walked; undefined (at the top or under a key) walks every relation, `depth` levels deep.
+ * @example { widgetsToArticles: { articlesToFileStorageModuleFiles: undefined } }
+ */
+export type ExpandPlan = { [relationKey: string]: ExpandPlan | undefined };
+
+/** the plan that walks what either walks (undefined, everything, when either is) */
+export function mergePlans(a: ExpandPlan | undefined, b: ExpandPlan | undefined): ExpandPlan | undefined {
+  if (!a || !b) return undefined;
+  const out: ExpandPlan = { ...a };
+  for (const [key, sub] of Object.entries(b)) out[key] = Object.hasOwn(a, key) ? mergePlans(a[key], sub) : sub;
+  return out;
+}
+
+/** whether walking `used` read everything `wanted` walks */
+export function coversPlan(used: ExpandPlan | undefined, wanted: ExpandPlan | undefined): boolean {
+  if (!used) return true;
+  if (!wanted) return false;
+  return Object.entries(wanted).every(([key, sub]) => Object.hasOwn(used, key) && coversPlan(used[key], sub));
+}
+
+/**
  * Attaches to each row, for every public relation it is the first side of, the relation rows
  * (ordered by orderIndex) with their far end under the far field's name — recursively, `depth`
  * levels deep. One query for the relation rows and one for their far ends per relation and
@@ -56,11 +78,13 @@ export function linksOf(model: Model, entity: Entity): Link[] {
  * @example await expand(repo, db, model.byId['website-builder/widget'], widgets, 4)
  *   // widgets[0].widgetsToSliders[0].slider.slidersToSlides[0].slide
  */
-export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows: Row[], depth = 4, onRead?: (entity: Entity) => void): Promise<Row[]> {
+export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows: Row[], depth = 4, onRead?: (entity: Entity) => void, plan?: ExpandPlan): Promise<Row[]> {
   onRead?.(entity);
   if (depth <= 0 || !rows.length) return rows;
   const ids = rows.map((r) => r.id);
   for (const link of linksOf(repo.model, entity)) {
+    // a plan names the relations to walk; one it leaves out is not read at all (its key stays off the rows)
+    if (plan && !Object.hasOwn(plan, link.key)) continue;
     const rt = repo.table(link.relation);
     onRead?.(link.relation);
     const rels: Row[] = await db.select(repo.publicColumns(link.relation)).from(rt).where(inArray(rt[link.near.name], ids)).orderBy(asc(rt.orderIndex), asc(rt.createdAt), asc(rt.id));
@@ -71,7 +95,7 @@ export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows
     const tt = repo.table(link.target);
     const farIds = [...new Set(rels.map((r) => r[link.far.name] as string))];
     const found: Row[] = await db.select(repo.publicColumns(link.target)).from(tt).where(inArray(tt.id, farIds));
-    const ends = new Map((await expand(repo, db, link.target, found, link.back ? 0 : depth - 1, onRead)).map((t) => [t.id, t]));
+    const ends = new Map((await expand(repo, db, link.target, found, link.back ? 0 : depth - 1, onRead, plan?.[link.key])).map((t) => [t.id, t]));
     for (const r of rows) {
       r[link.key] = rels
         .filter((x) => x[link.near.name] === r.id && ends.has(x[link.far.name] as string))

@@ -226,6 +226,29 @@ describe('storefront pages', () => {
     expect(second.n).toBe(first.n);
   });
 
+  it('a page drawn again reads only the relations its widgets drew the first time: fewer queries, the same HTML', async () => {
+    // a server of its own: no variant has been drawn on it yet
+    const fresh = await startTestServer(sqliteDatabase(), { SEED: 'true' });
+    try {
+      const draw = async () => {
+        await fresh.system('GET', '/api/revalidation/revalidate?path=/&type=layout');
+        const before = fresh.database.queries;
+        const html = await (await fetch(fresh.url + '/')).text();
+        return { n: fresh.database.queries - before, html };
+      };
+      const first = await draw();
+      const second = await draw();
+      expect(second.html).toBe(first.html);
+      expect(second.n).toBeLessThan(first.n);
+      // something new to draw under a relation the plan walks is drawn (a new article in the latest list)
+      const [extra] = (await fresh.system('POST', '/api/blog/articles/bulk', { data: [{ slug: 'planned', title: { en: 'Drawn by the plan' } }] })).body.data;
+      await fresh.system('POST', '/api/blog/widgets-to-articles', { data: { widgetId: '9b000000-0000-4000-8000-000000000001', articleId: extra.id, orderIndex: 0 } });
+      expect((await draw()).html).toContain('Drawn by the plan');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('data in the page cannot close its script tag', async () => {
     const a = await article();
     await server.system('PATCH', `/api/blog/articles/${a.id}`, { data: { subtitle: { en: '</script><script>alert(1)</script>' } } });

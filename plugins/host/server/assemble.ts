@@ -1,11 +1,21 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Entity } from '../../../engine/model.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
-import { expand } from '../../../runtime/crud/expand.js';
+import { expand, mergePlans, type ExpandPlan } from '../../../runtime/crud/expand.js';
 import type { Block, PageData } from '../../../web/storefront/page.js';
 import { pick, type Expanded } from '../../../web/storefront/context.js';
 import { encodePath, type Resolved } from './pages.js';
 import { compactRow } from './compact.js';
+import { blockRoot, paramRoot } from './reads.js';
+
+/** the relations worth reading for rows noted at `root` (reads.ts LearnedReads.plan); undefined reads them all */
+export type PlanOf = (entity: Entity, root: string) => ExpandPlan | undefined;
+/** a plan an assembly used, by root: the host checks the render read nothing outside it */
+export interface UsedPlan {
+  entity: Entity;
+  root: string;
+  plan: ExpandPlan | undefined;
+}
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -22,8 +32,9 @@ const META_FIELDS: Record<string, string> = {
  * module's widget rows, expanded with their relations. Queries are batched per entity (one per
  * relation and level), never one per widget. `read` collects every entity read, for the page cache.
  */
-export async function assemble(ctx: PluginContext, resolved: Resolved, language: string, url: string): Promise<{ data: PageData; read: Set<string> }> {
+export async function assemble(ctx: PluginContext, resolved: Resolved, language: string, url: string, planOf: PlanOf = () => undefined): Promise<{ data: PageData; read: Set<string>; used: UsedPlan[] }> {
   const read = new Set<string>();
+  const used: UsedPlan[] = [];
   // from the primary: the page may be cached, and must not keep what a lagging read replica says
   const db = ctx.database.primary;
   const table = (id: string) => {
@@ -60,7 +71,12 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     if (!entity || entity.access !== 'public') continue;
     const t = table(entity.id);
     const rows: Row[] = await db.select(ctx.repo.publicColumns(entity)).from(t).where(inArray(t.id, [...new Set(ids)]));
-    await expand(ctx.repo, db, entity, rows, 4, (e) => read.add(e.id));
+    // one walk for the module's rows: the relations any of their variants drew
+    const roots = [...new Set(rows.map((r) => blockRoot(module, r.variant)))];
+    const plans = roots.map((root) => planOf(entity, root));
+    const plan = plans.reduce<ExpandPlan | undefined>((a, b) => mergePlans(a, b), plans[0]);
+    for (const root of roots) used.push({ entity, root, plan });
+    await expand(ctx.repo, db, entity, rows, 4, (e) => read.add(e.id), plan);
     for (const r of rows) compactRow(ctx.model, entity, r, language, ctx.model.defaultLanguage);
     rowsByModule.set(module, new Map(rows.map((r) => [r.id, r])));
   }
@@ -77,7 +93,9 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     const [module, name] = key.split('.');
     const entity = ctx.model.byId[`${module}/${name}`];
     const row = { ...found }; // expanded and compacted for this page only
-    await expand(ctx.repo, db, entity, [row], 3, (e) => read.add(e.id));
+    const plan = planOf(entity, paramRoot(key));
+    used.push({ entity, root: paramRoot(key), plan });
+    await expand(ctx.repo, db, entity, [row], 3, (e) => read.add(e.id), plan);
     compactRow(ctx.model, entity, row, language, ctx.model.defaultLanguage);
     params[key] = row as Expanded;
   }
@@ -136,5 +154,5 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     content: blocksOf(pageWidgets),
     after: blocksOf(layoutWidgets.filter((w) => !isBefore(w))),
   };
-  return { data, read };
+  return { data, read, used };
 }

@@ -16,8 +16,11 @@ const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').re
  */
 export type PageAssets = string | ((modules: string[]) => string);
 
-/** the whole HTML document of a storefront page: head metadata, server-rendered body, data to hydrate from */
-export function renderDocument(data: PageData, assets: PageAssets, origin = ''): string {
+/**
+ * The whole HTML document of a storefront page: head metadata, server-rendered body, data to hydrate from.
+ * `onReads` gets the fields the render read (reads.ts), for the host to plan the next assembly.
+ */
+export function renderDocument(data: PageData, assets: PageAssets, origin = '', onReads?: (paths: Set<string>) => void): string {
   // rendered from watched rows: the data the page ships holds only the fields this render read (reads.ts)
   const reads = readTracker();
   const { result: body, modules } = collectModules(() =>
@@ -28,6 +31,7 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = ''):
     ),
   );
   const shipped = reads.kept(data);
+  onReads?.(reads.paths);
   const metas = Object.entries(data.meta)
     .filter(([name]) => name !== 'viewport')
     .map(([name, content]) => (name.startsWith('og:') ? `<meta property="${escapeHtml(name)}" content="${escapeHtml(content)}">` : `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`))

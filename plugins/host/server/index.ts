@@ -4,7 +4,9 @@ import { seedFile } from '../../../runtime/seed-file.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
 import { allUrls, decodedSegments, findBySegments, findByUrl } from './pages.js';
-import { assemble } from './assemble.js';
+import { assemble, type PlanOf } from './assemble.js';
+import { LearnedReads } from './reads.js';
+import { coversPlan } from '../../../runtime/crud/expand.js';
 import type { PageAssets } from './document.js';
 import type { PageData } from '../../../web/storefront/page.js';
 import { PageCache } from './cache.js';
@@ -115,13 +117,24 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
   // a delete cascades to the rows that point at it: pages that read those are stale too
   const referencing = new Map(ctx.model.entities.map((e) => [e.id, ctx.model.entities.filter((r) => r.fields.some((f) => f.kind === 'reference' && f.target === e.id)).map((r) => r.id)]));
 
+  // what renders read, by widget variant: the next assembly reads only the relations those drew (reads.ts)
+  const learned = new LearnedReads();
+  const planOf: PlanOf = (entity, root) => learned.plan(ctx.model, entity, root);
+
   async function page(language: string, segments: string[], assets: PageAssets, error?: PageData['error']) {
     const url = '/' + segments.join('/');
     const resolved = await findBySegments(ctx, segments);
     if (!resolved) return undefined;
-    const { data, read } = await assemble(ctx, resolved, language, url);
     const { renderDocument } = await documents();
-    return { html: renderDocument(error ? { ...data, error } : data, assets, ctx.config.publicUrl), read };
+    const render = async () => {
+      const { data, read, used } = await assemble(ctx, resolved, language, url, planOf);
+      const html = renderDocument(error ? { ...data, error } : data, assets, ctx.config.publicUrl, (paths) => learned.add(paths));
+      return { html, read, used };
+    };
+    const first = await render();
+    // the render read a relation its plan left out (a row now has what none had before): again, with the grown plan
+    const missed = first.used.some((u) => !coversPlan(u.plan, planOf(u.entity, u.root)));
+    return missed ? render() : first;
   }
 
   /**

@@ -57,3 +57,35 @@ describe('the page data keeps what the render read', () => {
     expect(reads.kept(data).context.params['blog.article']).toEqual({ id: 'a1', title: { en: 'A' } });
   });
 });
+
+describe('plans learned from reads', async () => {
+  const { LearnedReads } = await import('./reads.js');
+  const { coversPlan, mergePlans } = await import('../../../runtime/crud/expand.js');
+  const { loadModel } = await import('../../../runtime/generated.js');
+  const { join } = await import('node:path');
+  const { ROOT } = await import('../../../engine/codegen.js');
+  const model = loadModel(join(ROOT, "generated"));
+  const widget = model.byId['blog/widget'];
+
+  it('nothing read yet walks everything; then only the relations read, each with what was read below it', () => {
+    const learned = new LearnedReads();
+    expect(learned.plan(model, widget, 'blog:list')).toBeUndefined();
+    learned.add(['blog:list.title.en', 'blog:list.widgetsToArticles', 'blog:list.widgetsToArticles.article.title.en', 'blog:list.widgetsToArticles.article.articlesToFileStorageModuleFiles']);
+    expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: { articlesToFileStorageModuleFiles: undefined } });
+    // another variant of the same entity learns on its own
+    expect(learned.plan(model, widget, 'blog:other')).toBeUndefined();
+    // a row enumerated walks everything below it
+    learned.add(['blog:list.widgetsToArticles.article.*']);
+    expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: undefined });
+  });
+
+  it('a render that read a relation its plan left out is a miss; plans merge to what either walks', () => {
+    const used = { widgetsToArticles: {} };
+    expect(coversPlan(used, { widgetsToArticles: {} })).toBe(true);
+    expect(coversPlan(used, { widgetsToArticles: { articlesToFileStorageModuleFiles: undefined } })).toBe(false);
+    expect(coversPlan(used, { widgetsToCategories: {} })).toBe(false);
+    expect(coversPlan(undefined, { widgetsToCategories: {} })).toBe(true);
+    expect(mergePlans({ a: {} }, { b: { c: {} } })).toEqual({ a: {}, b: { c: {} } });
+    expect(mergePlans({ a: {} }, undefined)).toBeUndefined();
+  });
+});

@@ -1,5 +1,7 @@
 import type { Block, PageData } from '../../../web/storefront/page.js';
 import type { Expanded } from '../../../web/storefront/context.js';
+import type { Entity, Model } from '../../../engine/model.js';
+import { linksOf, type ExpandPlan } from '../../../runtime/crud/expand.js';
 
 type Obj = Record<string | symbol, unknown>;
 
@@ -17,6 +19,11 @@ const ALWAYS = new Set(['id', 'variant']);
  * A widget that reads a field only after hydration (in an effect or an event handler) must read it while rendering
  * too (compute it at the top of the component), or it is not shipped; `id` and `variant` always are.
  */
+/** where a widget row's reads are noted: its module and variant */
+export const blockRoot = (module: string, variant: unknown) => `${module}:${String(variant)}`;
+/** where the reads of a row the url names are noted: its key ('blog.article'), with no dot in it */
+export const paramRoot = (key: string) => `param:${key.replace('.', '/')}`;
+
 export function readTracker() {
   const read = new Set<string>();
   const proxies = new WeakMap<object, Map<string, unknown>>();
@@ -58,12 +65,14 @@ export function readTracker() {
     return out;
   }
 
-  const root = (b: Block) => `${b.module}:${String(b.widget.variant)}`;
-  const rootOf = (key: string) => `param:${key}`;
+  const root = (b: Block) => blockRoot(b.module, b.widget.variant);
+  const rootOf = paramRoot;
   const blocks = (list: Block[], f: (b: Block) => Expanded) => list.map((b) => ({ ...b, widget: f(b) }));
   const params = (p: Record<string, Expanded>, f: (row: Expanded, key: string) => Expanded) => Object.fromEntries(Object.entries(p).map(([k, row]) => [k, f(row, k)]));
 
   return {
+    /** every field read so far, as `root.relation.end.field` paths */
+    paths: read,
     /** the data to render from: every widget row and every row the url names, watched */
     watched(data: PageData): PageData {
       return {
@@ -85,4 +94,41 @@ export function readTracker() {
       };
     },
   };
+}
+
+/**
+ * The fields read by every render so far (paths as readTracker notes them), and from them the relations worth
+ * reading for a widget: `plan` answers which relations a render of that variant walked, so the next assembly of
+ * the page expands those and no other (runtime/crud/expand.ts ExpandPlan). Where nothing was read yet (the first
+ * render of a variant, a relation that was empty) the plan is undefined: everything, as before. The host checks
+ * after each render that the render read nothing outside the plan it was assembled with, and renders again with
+ * the grown plan when it did (a row that now has what an earlier one had not), so a plan only ever saves work.
+ */
+export class LearnedReads {
+  private paths = new Set<string>();
+  private under = new Set<string>();
+
+  add(paths: Iterable<string>) {
+    for (const path of paths) {
+      if (this.paths.has(path)) continue;
+      this.paths.add(path);
+      for (let at = path.lastIndexOf('.'); at > 0; at = path.lastIndexOf('.', at - 1)) {
+        const prefix = path.slice(0, at);
+        if (this.under.has(prefix)) break;
+        this.under.add(prefix);
+      }
+    }
+  }
+
+  /** the relations of `entity` read below `path` (a root, or deeper), each with its own plan */
+  plan(model: Model, entity: Entity, path: string): ExpandPlan | undefined {
+    if (!this.under.has(path) || this.paths.has(`${path}.*`)) return undefined;
+    const plan: ExpandPlan = {};
+    for (const link of linksOf(model, entity)) {
+      const rel = `${path}.${link.key}`;
+      if (!this.paths.has(rel)) continue;
+      plan[link.key] = this.plan(model, link.target, `${rel}.${link.end}`);
+    }
+    return plan;
+  }
 }
