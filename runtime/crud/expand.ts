@@ -1,4 +1,3 @@
-import { asc, inArray } from 'drizzle-orm';
 import type { Entity, Field, Model } from '../../engine/model.js';
 import { camel } from '../../engine/model.js';
 import type { Drizzle } from '../db/index.js';
@@ -85,16 +84,14 @@ export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows
   for (const link of linksOf(repo.model, entity)) {
     // a plan names the relations to walk; one it leaves out is not read at all (its key stays off the rows)
     if (plan && !Object.hasOwn(plan, link.key)) continue;
-    const rt = repo.table(link.relation);
     onRead?.(link.relation);
-    const rels: Row[] = await db.select(repo.publicColumns(link.relation)).from(rt).where(inArray(rt[link.near.name], ids)).orderBy(asc(rt.orderIndex), asc(rt.createdAt), asc(rt.id));
+    const rels = (await repo.readIn(db, link.relation, link.near.name, ids, true)) as Row[];
     if (!rels.length) {
       for (const r of rows) r[link.key] = [];
       continue;
     }
-    const tt = repo.table(link.target);
     const farIds = [...new Set(rels.map((r) => r[link.far.name] as string))];
-    const found: Row[] = await db.select(repo.publicColumns(link.target)).from(tt).where(inArray(tt.id, farIds));
+    const found = (await repo.readIn(db, link.target, 'id', farIds)) as Row[];
     const ends = new Map((await expand(repo, db, link.target, found, link.back ? 0 : depth - 1, onRead, plan?.[link.key])).map((t) => [t.id, t]));
     for (const r of rows) {
       r[link.key] = rels
