@@ -7,7 +7,8 @@ import { useWords } from './words.js';
 
 /** the building blocks widgets of every module share: section rhythm, headers, card grids, links */
 
-export const CARD = 'group flex h-full flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md';
+/** a card of a grid (its look is `.card` in web/styles.css; `group` lets its links react to hovering the card) */
+export const CARD = 'group card';
 
 /** a widget's width and vertical rhythm; its anchor (when it has one) is the section's id */
 export function Section({ row, children, className }: { row: Expanded; children: ReactNode; className?: string }) {
@@ -62,10 +63,10 @@ export function MoreLink({ to, children, label, className }: { to: string; child
   const text = children ?? w('more');
   const named = label && typeof text === 'string';
   return (
-    <a href={href(to)} aria-label={named ? `${text}: ${label}` : undefined} className={cn('inline-flex min-h-6 items-center gap-1.5 text-sm font-semibold text-blue-700 hover:text-blue-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600', className)}>
+    <a href={href(to)} aria-label={named ? `${text}: ${label}` : undefined} className={cn('more-link', className)}>
       {text}
       {label && !named && <span className="sr-only">: {label}</span>}
-      <ArrowRight aria-hidden className="h-4 w-4 transition-transform group-hover:translate-x-0.5" />
+      <ArrowRight aria-hidden className="arrow-nudge" />
     </a>
   );
 }

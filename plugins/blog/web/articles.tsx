@@ -32,7 +32,7 @@ function ProductCard({ product }: { product: Expanded }) {
   const title = t(product.title) || String(product.slug ?? '');
   const w = useBlogWords();
   return (
-    <article className="group flex h-full flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md">
+    <article className="group card">
       <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
       {t(product.shortDescription) && <p className="mt-2 flex-1 text-slate-600">{t(product.shortDescription)}</p>}
       {typeof product.slug === 'string' && product.slug && <MoreLink to={`/ecommerce/products/${product.slug}`} label={title}>{w('viewProduct')}</MoreLink>}

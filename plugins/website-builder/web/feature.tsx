@@ -77,7 +77,7 @@ export function VacancyCard({ row }: { row: Expanded }) {
           trigger={
             <Button variant="outline" className="group" aria-label={title ? `${words('details')}: ${title}` : undefined}>
               {words('details')}
-              <ArrowRight aria-hidden className="h-4 w-4 transition-transform group-hover:translate-x-0.5" />
+              <ArrowRight aria-hidden className="arrow-nudge" />
             </Button>
           }
         >

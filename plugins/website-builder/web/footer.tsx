@@ -36,7 +36,7 @@ export function FooterWidget({ row }: { row: Expanded }) {
                       const url = str(button.url);
                       return (
                         <li key={button.id}>
-                          <a href={url ? href(url) : undefined} {...externalProps(url)} className="inline-flex min-h-7 items-center py-1 text-sm text-slate-600 transition-colors hover:text-slate-900">
+                          <a href={url ? href(url) : undefined} {...externalProps(url)} className="footer-link">
                             {t(button.title)}
                           </a>
                         </li>

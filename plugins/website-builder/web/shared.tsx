@@ -36,7 +36,7 @@ export function hashOf(text: string): number {
 export function Placeholder({ seed, className, children }: { seed: string; className?: string; children?: ReactNode }) {
   return (
     <div aria-hidden className={cn('overflow-hidden bg-gradient-to-br', GRADIENTS[hashOf(seed) % GRADIENTS.length], className)}>
-      <div className="absolute inset-0 bg-[radial-gradient(circle_at_1px_1px,rgba(255,255,255,0.22)_1px,transparent_0)] bg-[length:22px_22px]" />
+      <div className="dotted-overlay" />
       <div className="absolute -right-16 -top-16 h-64 w-64 rounded-full bg-white/10 blur-2xl" />
       <div className="absolute -bottom-24 -left-10 h-72 w-72 rounded-full bg-black/10 blur-3xl" />
       {children}
