@@ -1,10 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { ROOT } from '../../engine/codegen.js';
-import { sqliteDatabase } from '../helpers/databases.js';
-import { launchBrowser, startTestServer } from '../helpers/browser.js';
+import { startStorefront, type Storefront } from '../helpers/storefront.js';
 
 type Manifest = Record<string, { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] }>;
 
@@ -13,18 +11,15 @@ type Manifest = Record<string, { file: string; isEntry?: boolean; imports?: stri
  * modules whose widgets it shows — never the admin's code or a module it does not show — and hydrates with them.
  */
 describe('storefront code splitting in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startTestServer>>;
-  let browser: Browser;
+  let sf: Storefront;
+  let server: Storefront['server'];
   const manifest = JSON.parse(readFileSync(join(ROOT, 'web', 'dist', '.vite', 'manifest.json'), 'utf8')) as Manifest;
 
   beforeAll(async () => {
-    server = await startTestServer(sqliteDatabase(), { SEED: 'true' });
-    browser = await launchBrowser();
+    sf = await startStorefront('code-splitting');
+    server = sf.server;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(async () => sf?.close());
 
   /** every chunk a manifest entry reaches through static imports */
   const reach = (key: string, into = new Set<string>()) => {
@@ -37,10 +32,8 @@ describe('storefront code splitting in Chromium', () => {
 
   for (const which of ['home', 'an article'] as const) {
     it(`${which}: loads the entry and the modules it shows, nothing of the admin, and hydrates`, async () => {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(m.text()));
-      page.on('pageerror', (e) => problems.push(e.message));
+      const problems = sf.problems;
+      const page = await sf.open({ width: 1280, height: 900 }, which);
       const scripts = new Set<string>();
       page.on('request', (r) => r.resourceType() === 'script' && scripts.add(new URL(r.url()).pathname.slice(1)));
       // an article's url from the sitemap (absolute, PUBLIC_URL): its path

@@ -1,30 +1,19 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { sqliteDatabase } from '../helpers/databases.js';
-import { launchBrowser, startTestServer } from '../helpers/browser.js';
-
-const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
+import type { Page } from 'playwright-core';
+import { shown, startStorefront, type Storefront } from '../helpers/storefront.js';
 
 /** the demo in Chromium: the language switcher, by keyboard and in the phone menu, and a Russian page without English words of the interface */
 describe('languages in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startTestServer>>;
-  let browser: Browser;
-  const problems: string[] = [];
-  const open = async (width: number): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`${m.type()}: ${m.text()}`));
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    return page;
-  };
+  let sf: Storefront;
+  let server: Storefront['server'];
+  const problems = () => sf.problems;
+  const open = (width: number): Promise<Page> => sf.open({ width, height: 900 }, String(width));
 
   beforeAll(async () => {
-    server = await startTestServer(sqliteDatabase(), { SEED: 'true' });
-    browser = await launchBrowser();
+    sf = await startStorefront('languages');
+    server = sf.server;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(async () => sf?.close());
 
   it('the navbar switches an article to Russian and back, by keyboard; the current language is marked', async () => {
     const page = await open(1280);
@@ -45,7 +34,7 @@ describe('languages in Chromium', () => {
     await back.getByRole('link', { name: 'EN English' }).click();
     await page.waitForURL(`${server.url}/blog/articles/launch-week`);
     await page.close();
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('the phone menu lists the languages; the Russian home page speaks Russian', async () => {
@@ -62,6 +51,6 @@ describe('languages in Chromium', () => {
     const text = await page.locator('body').innerText();
     for (const english of ['Read more', 'Login', 'Open menu', 'Submit', 'All rights reserved']) expect(text, english).not.toContain(english);
     await page.close();
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 });
