@@ -1,7 +1,5 @@
 import { Hono } from 'hono';
-import { requestId } from 'hono/request-id';
 import { cors } from 'hono/cors';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import type { Model } from '../engine/model.js';
 import type { Database } from './db/index.js';
@@ -19,7 +17,7 @@ import { addressLimiter } from './http/rate-limit.js';
 import { limitBodies, refuseNulInUrl, UPLOAD_BODY_BYTES } from './http/limits.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
-import { wire } from './http/wire.js';
+import { envelope } from './http/envelope.js';
 import { readFromPrimary } from './db/read-routing.js';
 
 export interface AppOptions {
@@ -33,11 +31,8 @@ export interface AppOptions {
 /** the largest body any request may have (an admin's file upload); see runtime/http/limits.ts */
 export const MAX_BODY_BYTES = UPLOAD_BODY_BYTES;
 
-/** answers of the API: nothing in them is a document to render or frame */
-const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"] };
-
 /**
- * The HTTP app: request id → security headers → NUL in the url refused → body limits (size by caller,
+ * The HTTP app: the envelope (request id, no-store, compression and validators, security headers) → NUL in the url refused → body limits (size by caller,
  * JSON depth and NUL, before any parsing) → plugin middleware → plugin routes → generic CRUD for every
  * entity, with every error turned into `{ message, status, cause? }`.
  */
@@ -63,27 +58,9 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   const policy = new Policy(model, database, (c, method, path) => ctx.permits(c, method, path));
 
   const app = new Hono();
-  app.use(requestId());
-  // every answer: nosniff, no framing, a referrer policy; API answers get a CSP that allows nothing (pages
-  // and the admin set their own in runtime/web.ts, which this keeps: overwrite is off)
-  app.use(
-    secureHeaders({
-      overwrite: false,
-      xFrameOptions: 'DENY',
-      referrerPolicy: 'strict-origin-when-cross-origin',
-      strictTransportSecurity: config.production ? 'max-age=15552000; includeSubDomains' : false,
-      contentSecurityPolicy: API_CSP,
-    }),
-  );
-  // compression and validators (ETag, 304) of every answer the server makes in full; outside noStoreForSessions,
-  // so that it sees `no-store` and never gives a validator to an answer that depends on who asks
-  app.use(wire());
-  // an answer to a request with credentials, or one that sets a cookie, is never stored by a browser or proxy
-  app.use(async function noStoreForSessions(c, next) {
-    await next();
-    if (c.req.path.startsWith('/assets/') || c.req.path.startsWith('/files/')) return;
-    if (carriesCredentials(c) || c.res.headers.has('set-cookie')) c.res.headers.set('cache-control', 'no-store');
-  });
+  // request id, no-store for answers with credentials, compression and validators, security headers: one envelope,
+  // one pass over each answer's headers (runtime/http/envelope.ts)
+  app.use(envelope({ hsts: config.production }));
   // a storefront on another origin (CORS_ORIGINS): preflights answered and credentials allowed for exactly those
   // origins; any other origin gets no CORS header at all
   if (config.corsOrigins.length) {

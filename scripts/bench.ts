@@ -13,7 +13,8 @@
  * On PostgreSQL, list and get by id run again against two server processes on one port (BENCH_WORKERS=2, node:cluster,
  * as `WORKERS=2 npm start`), and the ratio to one process is printed.
  *
- * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up). Figures go
+ * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up); BENCH_ONLY=sqlite,pages,postgres
+ * runs only the parts it names. Figures go
  * to stdout and to .tmp/bench-results.json. Everything made is removed at the end, on failure too.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -476,17 +477,22 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** BENCH_ONLY=sqlite,pages,postgres: the parts to run (every part when unset), for a quicker look at one */
+const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim());
+const part = (name: 'sqlite' | 'pages' | 'postgres') => !only || only.includes(name);
+
 let failed = false;
 try {
   const dir = join(ROOT, '.tmp', `bench-${runId}`);
   mkdirSync(dir, { recursive: true });
   cleanups.push({ name: dir, run: () => rmSync(dir, { recursive: true, force: true }) });
   const sqlitePath = join(dir, 'bench.db');
-  await benchDatabase('sqlite', `file:${sqlitePath}`, sqlitePath);
-  await benchPages(dir);
+  if (part('sqlite')) await benchDatabase('sqlite', `file:${sqlitePath}`, sqlitePath);
+  if (part('pages')) await benchPages(dir);
 
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (adminUrl) await benchDatabase('postgres', await createPgDatabase(adminUrl));
+  if (!part('postgres')) log('PostgreSQL skipped: not in BENCH_ONLY');
+  else if (adminUrl) await benchDatabase('postgres', await createPgDatabase(adminUrl));
   else log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it');
 } catch (e) {
   failed = true;

@@ -1,4 +1,7 @@
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
+
+const hash = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'base64url') => string }).hash;
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -58,7 +61,8 @@ export function accepted(accept: string | null | undefined): Encoding[] {
 
 /** a weak validator of a body: equal bodies, equal tags, whatever the encoding sent */
 export function weakEtag(body: Uint8Array | string): string {
-  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  // crypto.hash: the one-shot digest (no Hash object per answer)
+  return `W/"${hash ? hash('sha1', body, 'base64url') : createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 /** whether If-None-Match names the tag (weak comparison, `*` matches any) */
@@ -121,86 +125,185 @@ export function addVary(headers: Headers, value: string) {
 }
 
 /**
+ * The headers of an answer being finished, whatever holds them: a plain object with lower-case names (the fast path:
+ * @hono/node-server writes it as it is) or a Fetch `Headers` (an answer that already made one). `set-cookie` is a
+ * list in the plain form.
+ */
+export interface HeaderBag {
+  get(name: string): string | undefined;
+  has(name: string): boolean;
+  set(name: string, value: string): void;
+  delete(name: string): void;
+}
+
+/** a bag over a plain object of lower-case names */
+export class PlainHeaders implements HeaderBag {
+  constructor(readonly record: Record<string, string | string[]> = {}) {}
+  get(name: string) {
+    const v = this.record[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+  has(name: string) {
+    return this.record[name] !== undefined;
+  }
+  set(name: string, value: string) {
+    this.record[name] = value;
+  }
+  delete(name: string) {
+    delete this.record[name];
+  }
+}
+
+/** a bag over a Fetch Headers object, changed in place */
+export class FetchHeaders implements HeaderBag {
+  constructor(readonly headers: Headers) {}
+  get(name: string) {
+    return this.headers.get(name) ?? undefined;
+  }
+  has(name: string) {
+    return this.headers.has(name);
+  }
+  set(name: string, value: string) {
+    this.headers.set(name, value);
+  }
+  delete(name: string) {
+    this.headers.delete(name);
+  }
+}
+
+/** an answer taken apart: its status, its body as made (string, bytes, a stream, or null) and its headers */
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers: HeaderBag;
+  /** the answer itself, kept when its headers are changed in place (a Response not made by @hono/node-server's fast path) */
+  original?: Response;
+}
+
+/** @hono/node-server's text/plain default, for an answer made without any header */
+const NODE_DEFAULT_TYPE = 'text/plain; charset=UTF-8';
+let cacheSymbol: symbol | undefined;
+
+/**
+ * The answer of `c.res` taken apart without turning it into a stream: where @hono/node-server keeps the body and
+ * headers of an answer made in memory (its fast path), read from there into a plain object; any other answer keeps
+ * its own Headers, changed in place.
+ */
+export function takeApart(res: Response): Answer {
+  cacheSymbol ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
+  const cached = cacheSymbol ? (res as unknown as Record<symbol, [number, unknown, unknown] | undefined>)[cacheSymbol] : undefined;
+  if (!cached) return { status: res.status, body: undefined, headers: new FetchHeaders(res.headers), original: res };
+  const [status, body, given] = cached;
+  const record: Record<string, string | string[]> = {};
+  if (given === undefined || given === null) {
+    if (body !== null) record['content-type'] = NODE_DEFAULT_TYPE;
+  } else if (given instanceof Headers || Array.isArray(given)) {
+    const h = given instanceof Headers ? given : new Headers(given as [string, string][]);
+    for (const [k, v] of h) if (k !== 'set-cookie') record[k] = v;
+    const cookies = h.getSetCookie();
+    if (cookies.length) record['set-cookie'] = cookies;
+  } else {
+    for (const k in given as Record<string, string | string[]>) {
+      const v = (given as Record<string, string | string[]>)[k];
+      if (v !== undefined) record[k.toLowerCase()] = v;
+    }
+  }
+  return { status, body, headers: new PlainHeaders(record) };
+}
+
+/** the answer again, after its headers, status or body changed */
+export function putTogether(answer: Answer): Response {
+  // an answer off the fast path has no body in memory, so nothing but its headers (changed in place) could change
+  if (answer.original) return answer.original;
+  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: (answer.headers as PlainHeaders).record as HeadersInit });
+}
+
+/**
  * An answer may carry a validator when any caller asking the same url would get the same body from it: a GET
  * or HEAD answered 200 that is neither `no-store` nor `private` and sets no cookie. (Answers to requests with
  * credentials are `no-store`, runtime/app.ts.)
  */
-function validatable(c: Context, res: Response): boolean {
+function validatable(c: Context, answer: Answer): boolean {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return false;
-  if (res.status !== 200 || res.headers.has('set-cookie')) return false;
-  const cc = res.headers.get('cache-control')?.toLowerCase() ?? '';
+  if (answer.status !== 200 || answer.headers.has('set-cookie')) return false;
+  const cc = answer.headers.get('cache-control')?.toLowerCase() ?? '';
   return !/(^|[\s,])(no-store|private)([\s,=]|$)/.test(cc);
 }
 
 /** the response headers a 304 keeps (RFC 9110 §15.4.5), plus the security headers every answer carries */
 const DROPPED_ON_304 = ['content-type', 'content-length', 'content-encoding', 'content-range', 'transfer-encoding'];
 
-let cacheSymbol: symbol | undefined;
-/**
- * The body of an answer made in memory (a string or bytes), read where @hono/node-server keeps it for its fast path,
- * without turning the answer into a stream (which would cost every answer that path). Undefined for a streamed body
- * (event streams, files) or an answer of another kind: those go out untouched.
- */
-function bodyInMemory(res: Response): string | Uint8Array | undefined {
-  cacheSymbol ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
-  const cached = cacheSymbol ? (res as unknown as Record<symbol, [number, unknown, unknown] | undefined>)[cacheSymbol] : undefined;
-  const body = cached?.[1];
-  return typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
+/** adds `value` to the Vary header of a bag unless it is there already */
+function varyOn(headers: HeaderBag, value: string) {
+  const current = headers.get('vary');
+  if (!current) return headers.set('vary', value);
+  const names = current.split(',').map((v) => v.trim().toLowerCase());
+  if (!names.includes(value.toLowerCase()) && !names.includes('*')) headers.set('vary', `${current}, ${value}`);
 }
 
 /**
- * The middleware: compression for text answers the server made in full, and an ETag with 304 for GET answers
- * that are the same for every caller. Only a body already in memory is considered; a streamed one (an event
- * stream, a file), a body already encoded, an empty one or one of another type goes out untouched.
+ * Compression for a text answer the server made in full, and an ETag with 304 for a GET answer that is the same for
+ * every caller, applied to an answer taken apart (`takeApart`). Only a body already in memory is considered; a
+ * streamed one (an event stream, a file), a body already encoded, an empty one or one of another type goes out
+ * untouched.
+ */
+export async function finishWire(c: Context, answer: Answer, compressed: CompressedCache): Promise<void> {
+  const status = answer.status;
+  if (status === 204 || status === 304 || status === 206) return;
+  const headers = answer.headers;
+  if (headers.has('content-encoding') || !isCompressible(headers.get('content-type'))) return;
+  // an answer that sets a cookie (a sign-in: session tokens in its body) is sent as it is: no compression next to
+  // secrets (BREACH), no validator
+  if (headers.has('set-cookie')) return void headers.delete('etag');
+  if (/(^|[\s,])no-transform([\s,]|$)/i.test(headers.get('cache-control') ?? '')) return;
+  const encoding = negotiate(c.req.header('accept-encoding'));
+  const validator = validatable(c, answer);
+  // a route may give its own validator (the page cache does, computed once per page); it stays only on an
+  // answer that is the same for every caller
+  if (!validator) headers.delete('etag');
+  if (!encoding && !validator) return;
+  const body = answer.body;
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return;
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  let etag: string | undefined;
+  if (validator) {
+    etag = headers.get('etag') ?? weakEtag(body);
+    headers.set('etag', etag);
+    if (etagMatches(c.req.header('if-none-match'), etag)) {
+      for (const h of DROPPED_ON_304) headers.delete(h);
+      if (size >= MIN_COMPRESS_BYTES) varyOn(headers, 'Accept-Encoding');
+      answer.status = 304;
+      answer.body = null;
+      return;
+    }
+  }
+  if (size < MIN_COMPRESS_BYTES) return;
+  // the body differs by Accept-Encoding from here on, whether or not this caller accepted an encoding
+  varyOn(headers, 'Accept-Encoding');
+  if (!encoding) return;
+  // the same for every caller (it has a validator, which names these bytes: wire's own, or the page cache's made
+  // the same way): compressed once; otherwise per request
+  const key = etag && `${encoding} ${size} ${etag}`;
+  let out = key ? compressed.get(key) : undefined;
+  if (!out) {
+    out = new Uint8Array(await compress(typeof body === 'string' ? Buffer.from(body) : body, encoding));
+    if (key) compressed.set(key, out);
+  }
+  headers.set('content-encoding', encoding);
+  headers.set('content-length', String(out.length));
+  answer.body = out;
+}
+
+/**
+ * The wire on its own, as a middleware: compression and validators (see finishWire). The app runs the same step
+ * inside its one envelope (runtime/http/envelope.ts).
  */
 export function wire(compressed = new CompressedCache()): MiddlewareHandler {
   return async function wireMiddleware(c, next) {
     await next();
-    const res = c.res;
-    const status = res.status;
-    if (status === 204 || status === 304 || status === 206) return;
-    const headers = res.headers;
-    if (headers.has('content-encoding') || !isCompressible(headers.get('content-type'))) return;
-    // an answer that sets a cookie (a sign-in: session tokens in its body) is sent as it is: no compression next to
-    // secrets (BREACH), no validator
-    if (headers.has('set-cookie')) return void headers.delete('etag');
-    if (/(^|[\s,])no-transform([\s,]|$)/i.test(headers.get('cache-control') ?? '')) return;
-    const encoding = negotiate(c.req.header('accept-encoding'));
-    const validator = validatable(c, res);
-    // a route may give its own validator (the page cache does, computed once per page); it stays only on an
-    // answer that is the same for every caller
-    if (!validator) headers.delete('etag');
-    if (!encoding && !validator) return;
-    const body = bodyInMemory(res);
-    if (body === undefined) return;
-    const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    let etag: string | undefined;
-    if (validator) {
-      etag = headers.get('etag') ?? weakEtag(body);
-      headers.set('etag', etag);
-      if (etagMatches(c.req.header('if-none-match'), etag)) {
-        for (const h of DROPPED_ON_304) headers.delete(h);
-        if (size >= MIN_COMPRESS_BYTES) addVary(headers, 'Accept-Encoding');
-        c.res = undefined;
-        c.res = new Response(null, { status: 304, headers });
-        return;
-      }
-    }
-    if (size < MIN_COMPRESS_BYTES) return;
-    // the body differs by Accept-Encoding from here on, whether or not this caller accepted an encoding
-    addVary(headers, 'Accept-Encoding');
-    if (!encoding) return;
-    // the same for every caller (it has a validator, which names these bytes: wire's own, or the page cache's made
-    // the same way): compressed once; otherwise per request
-    const key = etag && `${encoding} ${size} ${etag}`;
-    let out = key ? compressed.get(key) : undefined;
-    if (!out) {
-      out = new Uint8Array(await compress(typeof body === 'string' ? Buffer.from(body) : body, encoding));
-      if (key) compressed.set(key, out);
-    }
-    headers.set('content-encoding', encoding);
-    headers.set('content-length', String(out.length));
+    const answer = takeApart(c.res);
+    await finishWire(c, answer, compressed);
     c.res = undefined;
-    c.res = new Response(out, { status, headers });
+    c.res = putTogether(answer);
   };
 }

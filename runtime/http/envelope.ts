@@ -1,0 +1,76 @@
+import type { MiddlewareHandler } from 'hono';
+import { carriesCredentials } from './session.js';
+import { CompressedCache, finishWire, putTogether, takeApart } from './wire.js';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    requestId: string;
+  }
+}
+
+export interface EnvelopeOptions {
+  /** Strict-Transport-Security on every answer (production) */
+  hsts: boolean;
+  compressed?: CompressedCache;
+}
+
+/** answers of the API: nothing in them is a document to render or frame (pages and the admin set their own) */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * The security headers of every answer, each added unless the answer set its own (a page's CSP, runtime/web.ts):
+ * the same set as hono's secureHeaders with our choices (no framing, a strict referrer policy, a CSP that allows
+ * nothing), written once as a list instead of per request.
+ */
+export function securityHeaders(hsts: boolean): [string, string][] {
+  return [
+    ['cross-origin-resource-policy', 'same-origin'],
+    ['cross-origin-opener-policy', 'same-origin'],
+    ['origin-agent-cluster', '?1'],
+    ['referrer-policy', 'strict-origin-when-cross-origin'],
+    ...(hsts ? ([['strict-transport-security', 'max-age=15552000; includeSubDomains']] as [string, string][]) : []),
+    ['x-content-type-options', 'nosniff'],
+    ['x-dns-prefetch-control', 'off'],
+    ['x-download-options', 'noopen'],
+    ['x-frame-options', 'DENY'],
+    ['x-permitted-cross-domain-policies', 'none'],
+    ['x-xss-protection', '0'],
+    ['content-security-policy', API_CSP],
+  ];
+}
+
+const REQUEST_ID = /[^\w\-=]/;
+
+/**
+ * The one envelope around every answer, outermost in the app, in one pass over the answer's headers:
+ *
+ * 1. a request id: the caller's `X-Request-Id` when it is a short token, else a new UUID; on the context
+ *    (`c.get('requestId')`, in logs and 500 bodies) and on the answer;
+ * 2. `no-store` on an answer to a request with credentials, or one that sets a cookie (never stored by a browser or
+ *    proxy), except built assets and files, which are the same for everyone;
+ * 3. the wire (runtime/http/wire.ts): compression, and an ETag with 304 for answers the same for every caller
+ *    (after 2, so that it sees `no-store` and never gives a validator to an answer that depends on who asks);
+ * 4. the security headers (`securityHeaders`), kept where the answer set its own; no X-Powered-By.
+ *
+ * An answer made in memory (the usual case) has its headers read into a plain object and goes out through
+ * @hono/node-server's fast path, with no Fetch Headers object made along the way.
+ */
+export function envelope({ hsts, compressed = new CompressedCache() }: EnvelopeOptions): MiddlewareHandler {
+  const security = securityHeaders(hsts);
+  return async function envelope(c, next) {
+    let id = c.req.header('x-request-id');
+    if (!id || id.length > 255 || REQUEST_ID.test(id)) id = crypto.randomUUID();
+    c.set('requestId', id);
+    await next();
+    const answer = takeApart(c.res);
+    const headers = answer.headers;
+    const path = c.req.path;
+    if (!path.startsWith('/assets/') && !path.startsWith('/files/') && (headers.has('set-cookie') || carriesCredentials(c))) headers.set('cache-control', 'no-store');
+    await finishWire(c, answer, compressed);
+    for (const [name, value] of security) if (!headers.has(name)) headers.set(name, value);
+    headers.delete('x-powered-by');
+    if (!headers.has('x-request-id')) headers.set('x-request-id', id);
+    c.res = undefined;
+    c.res = putTogether(answer);
+  };
+}
