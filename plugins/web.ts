@@ -1,27 +1,40 @@
-import { loadModules, registerLazy } from '../web/registry.js';
+import { loadChunks } from '../web/registry.js';
+import { registerRbacWeb } from './rbac/web/index.js';
+import { registerBlogWeb } from './blog/web/index.js';
+import { registerStartupWeb } from './startup/web/index.js';
+import { registerCrmWeb } from './crm/web/index.js';
+import { registerSocialWeb } from './social/web/index.js';
+import { registerWebsiteBuilderWeb } from './website-builder/web/index.js';
+import { registerFileStorageWeb } from './file-storage/web/index.js';
+import { registerEcommerceWeb } from './ecommerce/web/index.js';
+import { registerAnalyticWeb } from './analytic/web/index.js';
+import { registerBillingWeb } from './billing/web/index.js';
+import { registerAgentWeb } from './agent/web/index.js';
+import { registerNotificationWeb } from './notification/web/index.js';
 
 /**
- * Every module's web variants, each module's code loaded on demand: in the browser each is a chunk of its own,
- * so the storefront's first load holds none of them and a page loads the modules of the widgets it shows.
+ * Every module's web variants. Each module's web/index.ts declares its variants lazily (web/registry's
+ * registerLazy): key → the file that draws it, loaded on demand. In the browser each such file is a chunk of its
+ * own, so the storefront's first load holds no widget and a page loads the code of the variants it shows.
  */
-const WEB_MODULES: Record<string, () => Promise<() => void>> = {
-  rbac: () => import('./rbac/web/index.js').then((m) => m.registerRbacWeb),
-  blog: () => import('./blog/web/index.js').then((m) => m.registerBlogWeb),
-  startup: () => import('./startup/web/index.js').then((m) => m.registerStartupWeb),
-  crm: () => import('./crm/web/index.js').then((m) => m.registerCrmWeb),
-  social: () => import('./social/web/index.js').then((m) => m.registerSocialWeb),
-  'website-builder': () => import('./website-builder/web/index.js').then((m) => m.registerWebsiteBuilderWeb),
-  'file-storage': () => import('./file-storage/web/index.js').then((m) => m.registerFileStorageWeb),
-  ecommerce: () => import('./ecommerce/web/index.js').then((m) => m.registerEcommerceWeb),
-  analytic: () => import('./analytic/web/index.js').then((m) => m.registerAnalyticWeb),
-  billing: () => import('./billing/web/index.js').then((m) => m.registerBillingWeb),
-  agent: () => import('./agent/web/index.js').then((m) => m.registerAgentWeb),
-  notification: () => import('./notification/web/index.js').then((m) => m.registerNotificationWeb),
-};
+const WEB_MODULES: (() => void)[] = [
+  registerRbacWeb,
+  registerBlogWeb,
+  registerStartupWeb,
+  registerCrmWeb,
+  registerSocialWeb,
+  registerWebsiteBuilderWeb,
+  registerFileStorageWeb,
+  registerEcommerceWeb,
+  registerAnalyticWeb,
+  registerBillingWeb,
+  registerAgentWeb,
+  registerNotificationWeb,
+];
 
 /** names every module's web variants without loading any (the storefront's entry: it loads what a page shows) */
 export function declarePluginVariants() {
-  for (const [name, load] of Object.entries(WEB_MODULES)) registerLazy(name, load);
+  for (const declare of WEB_MODULES) declare();
 }
 
 let registered: Promise<void> | undefined;
@@ -32,6 +45,6 @@ let registered: Promise<void> | undefined;
 export function registerPluginVariants(): Promise<void> {
   return (registered ??= (async () => {
     declarePluginVariants();
-    await loadModules();
+    await loadChunks();
   })());
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { Context, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import { accepted, addVary, isCompressible, type Encoding } from './http/wire.js';
@@ -64,11 +64,12 @@ const VITE_PREAMBLE = `<script type="module">import RefreshRuntime from "/@react
 
 /**
  * The storefront entry's script, its chunks and styles, from Vite's build manifest; for a page, also a
- * modulepreload of the chunks of each lazy module it drew with (plugins/<module>/web/index.ts, see web/registry.ts),
- * so that the browser fetches them beside the entry instead of after it.
+ * modulepreload of each lazily loaded chunk it drew with and of the chunks those import (web/registry.ts's
+ * registerLazy: a chunk is named by its source file's path from the root without the extension,
+ * 'plugins/blog/web/latest'), so that the browser fetches them beside the entry instead of after it.
  */
-function builtAssets(dist: string): (modules: string[]) => string {
-  const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[]; imports?: string[] }>;
+function builtAssets(dist: string): (chunks: string[]) => string {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[]; imports?: string[]; isDynamicEntry?: boolean }>;
   const entry = manifest['storefront/main.tsx'];
   if (!entry) throw new Error('web/dist has no storefront entry: run `npm run build`');
   const css = new Set<string>();
@@ -89,11 +90,11 @@ function builtAssets(dist: string): (modules: string[]) => string {
     ...[...preload].map((f) => `<link rel="modulepreload" href="/${f}">`),
     `<script type="module" src="/${entry.file}"></script>`,
   ].join('\n    ');
-  // each lazy module's chunk and the chunks it imports that the entry does not load already
-  const byModule = new Map<string, string[]>();
-  for (const key of Object.keys(manifest)) {
-    const name = /(?:^|\/)plugins\/([^/]+)\/web\/index\.tsx?$/.exec(key)?.[1];
-    if (!name) continue;
+  // each lazily loaded chunk (a key is its source relative to web/) and the chunks it imports that the entry does not load already
+  const byName = new Map<string, string[]>();
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (!chunk.isDynamicEntry) continue;
+    const name = posix.join('web', key).replace(/\.[cm]?[jt]sx?$/, '');
     const files = new Set<string>();
     const add = (k: string) => {
       const c = manifest[k];
@@ -102,10 +103,10 @@ function builtAssets(dist: string): (modules: string[]) => string {
       c.imports?.forEach(add);
     };
     add(key);
-    byModule.set(name, [...files]);
+    byName.set(name, [...files]);
   }
-  return (modules) => {
-    const files = new Set(modules.flatMap((m) => byModule.get(m) ?? []));
+  return (chunks) => {
+    const files = new Set(chunks.flatMap((m) => byName.get(m) ?? []));
     return [common, ...[...files].map((f) => `<link rel="modulepreload" href="/${f}">`)].join('\n    ');
   };
 }

@@ -156,12 +156,14 @@ export function ${Pascal}WidgetDefault({ row }: { row: Expanded }) {
   const index = join(root, 'plugins', module, 'web', 'index.ts');
   write(
     index,
-    `import { register } from '${importPath(index, join(webRoot, 'web/registry.ts'))}';
-import { ${Pascal}WidgetDefault } from './widget.js';
+    `import { registerLazy } from '${importPath(index, join(webRoot, 'web/registry.ts'))}';
 
-/** the ${module} module's web variants */
+/**
+ * the ${module} module's web variants, each file's code loaded when a page shows one of its variants (the chunk is
+ * named by the file's path from the root; a page that shows no ${module} widget loads none of it)
+ */
 export function register${Pascal}Web() {
-  register('${module}/widget/default', ${Pascal}WidgetDefault);
+  registerLazy('plugins/${module}/web/widget', () => import('./widget.js'), { '${module}/widget/default': '${Pascal}WidgetDefault' });
 }
 `,
     written,
@@ -172,10 +174,14 @@ export function register${Pascal}Web() {
     `import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { PageProvider, Variant } from '${importPath(test, join(webRoot, 'web/storefront/context.tsx'))}';
+import { loadChunks } from '${importPath(test, join(webRoot, 'web/registry.ts'))}';
 import { register${Pascal}Web } from './index.js';
 
 afterEach(cleanup);
-beforeAll(() => register${Pascal}Web());
+beforeAll(async () => {
+  register${Pascal}Web();
+  await loadChunks();
+});
 
 describe('${module} widget', () => {
   it('default: draws its title in the page language', () => {
@@ -192,9 +198,9 @@ describe('${module} widget', () => {
   insertAfterLast(plugins, /^import /, `import { ${id} } from './${module}/server/index.js';`);
   writeFileSync(plugins, readFileSync(plugins, 'utf8').replace(/export const plugins: Plugin\[\] = \[([^\]]*)\];/, (_, list: string) => `export const plugins: Plugin[] = [${list.trim()}, ${id}];`));
   const web = join(root, 'plugins', 'web.ts');
-  // the module's web code is a chunk of its own, loaded when a page shows one of its widgets
-  const key = /^[a-z][a-z0-9]*$/.test(module) ? module : `'${module}'`;
-  insertAfterLast(web, /^ {2}[\w'-]+: \(\) => import\(/, `  ${key}: () => import('./${module}/web/index.js').then((m) => m.register${Pascal}Web),`);
+  // the module's declarations of its web variants (each file's code is loaded when a page shows one of its variants)
+  insertAfterLast(web, /^import \{ register\w+Web \} from /, `import { register${Pascal}Web } from './${module}/web/index.js';`);
+  insertAfterLast(web, /^ {2}register\w+Web,$/, `  register${Pascal}Web,`);
   written.push(plugins, web);
   return written;
 }

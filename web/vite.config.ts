@@ -22,6 +22,10 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
       input: { admin: here('./admin/index.html'), storefront: here('./storefront/main.tsx') },
+      // every file of variants a module declares lazily (web/registry's registerLazy) stays a dynamic entry of its own,
+      // named after its source in the manifest, which the server reads to preload a page's chunks; by default
+      // Rolldown merges such a file into a shared chunk when other chunks import it too (ecommerce's parts.tsx)
+      experimental: { chunkOptimization: { mergeCommonChunks: false } },
     },
   },
 });

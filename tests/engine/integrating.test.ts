@@ -57,6 +57,7 @@ describe('docs/INTEGRATING.md', () => {
       const { registerEventsWeb } = await import(pathToFileURL(join(p.dir, 'plugins/events/web/index.ts')).href);
       registerEventsWeb();
       const { PageProvider, Variant } = await import('../../web/storefront/context.js');
+      await (await import('../../web/registry.js')).loadChunks();
       const html = renderToString(
         createElement(PageProvider, {
           value: { language: 'ru', languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params: {} },

@@ -38,14 +38,17 @@ describe('scaffolding', () => {
     for (const f of written) expect(existsSync(f), f).toBe(true);
     expect(readFileSync(join(p.dir, 'plugins', 'index.ts'), 'utf8')).toMatch(/import \{ gallery \} from '\.\/gallery\/server\/index\.js';[\s\S]*, gallery\];/);
     const web = readFileSync(join(p.dir, 'plugins', 'web.ts'), 'utf8');
-    expect(web).toContain("  gallery: () => import('./gallery/web/index.js').then((m) => m.registerGalleryWeb),");
+    expect(web).toContain("import { registerGalleryWeb } from './gallery/web/index.js';");
+    expect(web).toMatch(/const WEB_MODULES\b[^;]*\n {2}registerNotificationWeb,\n {2}registerGalleryWeb,\n\];/);
     const result = await codegen({ schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir });
     expect(result.model.modules).toContain('gallery');
     const plugin = await import(pathToFileURL(join(p.dir, 'plugins', 'gallery', 'server', 'index.ts')).href);
     expect(plugin.gallery.name).toBe('gallery');
     const { registerGalleryWeb } = await import(pathToFileURL(join(p.dir, 'plugins', 'gallery', 'web', 'index.ts')).href);
     const { PageProvider, Variant } = await import('../../web/storefront/context.js');
+    const { loadChunks } = await import('../../web/registry.js');
     registerGalleryWeb();
+    await loadChunks();
     const html = renderToString(
       createElement(PageProvider, { value: { language: 'en', languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params: {} }, children: createElement(Variant, { module: 'gallery', entity: 'widget', row: { id: 'w', variant: 'default', title: { en: 'Our work' } } }) }),
     );

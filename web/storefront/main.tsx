@@ -3,7 +3,7 @@ import '../styles.css';
 import type { PageData } from './page.js';
 import { StorefrontShell } from './shell.js';
 import { declarePluginVariants } from '../../plugins/web.js';
-import { loadModules } from '../registry.js';
+import { loadChunks } from '../registry.js';
 import { LivePage } from '../../plugins/broadcast/web/live-page.js';
 
 declarePluginVariants();
@@ -16,7 +16,7 @@ const hydrate = () =>
       <LivePage initial={data} />
     </StorefrontShell>,
   );
-// the code of the modules this page's widgets come from (the server noted them while rendering), loaded before
-// hydrating so that the first render here matches the server's HTML; a failed load still hydrates (those widgets
-// then load again, and show their error boundary if they cannot)
-loadModules(data.modules ?? []).then(hydrate, hydrate);
+// the code of the variants this page shows (the chunks the server noted while rendering, which the head preloads),
+// loaded before hydrating so that the first render here matches the server's HTML; a failed load still hydrates
+// (those widgets then load again, and show their error boundary if they cannot)
+loadChunks(data.chunks ?? []).then(hydrate, hydrate);

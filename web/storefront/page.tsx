@@ -27,10 +27,10 @@ export interface PageData {
    */
   error?: { status: number };
   /**
-   * The modules whose web code drew this page (web/registry's lazy modules), noted by the server while it
-   * rendered: the browser loads them before it hydrates.
+   * The chunks whose code drew this page (web/registry's lazily declared variants, each chunk named by its file),
+   * noted by the server while it rendered: the browser loads them before it hydrates.
    */
-  modules?: string[];
+  chunks?: string[];
 }
 
 /**

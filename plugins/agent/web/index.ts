@@ -1,7 +1,6 @@
-import { register } from '../../../web/registry.js';
-import { TextSection } from '../../../web/storefront/blocks.js';
+import { registerLazy } from '../../../web/registry.js';
 
 /** the agent module's web variants: its widget's 'default' is its text (title, subtitle, description) as a section */
 export function registerAgentWeb() {
-  register('agent/widget/default', TextSection);
+  registerLazy('web/storefront/blocks', () => import('../../../web/storefront/blocks.js'), { 'agent/widget/default': 'TextSection' });
 }

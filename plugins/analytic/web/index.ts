@@ -1,7 +1,6 @@
-import { register } from '../../../web/registry.js';
-import { MetricWidget } from './metric.js';
+import { registerLazy } from '../../../web/registry.js';
 
 /** the analytic module's web variants: a widget that shows one public metric on a page */
 export function registerAnalyticWeb() {
-  register('analytic/widget/default', MetricWidget);
+  registerLazy('plugins/analytic/web/metric', () => import('./metric.js'), { 'analytic/widget/default': 'MetricWidget' });
 }

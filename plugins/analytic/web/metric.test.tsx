@@ -2,8 +2,12 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { PageProvider, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { registerAnalyticWeb } from './index.js';
+import { loadChunks } from '../../../web/registry.js';
 
-beforeAll(registerAnalyticWeb);
+beforeAll(async () => {
+  registerAnalyticWeb();
+  await loadChunks();
+});
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

@@ -4,10 +4,10 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
-import { register } from '../../../web/registry.js';
+import { loadChunks, lookup, register } from '../../../web/registry.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BLOG_WIDGET_VARIANTS, registerBlogWeb } from './index.js';
+import { registerBlogWeb } from './index.js';
 import { ArticleListLatest, LATEST_LIMIT } from './latest.js';
 import { registerStartupWeb } from '../../startup/web/index.js';
 
@@ -17,10 +17,11 @@ afterEach(() => {
   localStorage.clear();
 });
 
-beforeAll(() => {
+beforeAll(async () => {
   registerBlogWeb();
   registerStartupWeb();
   register('file-storage/file/default', ({ row }: { row: Expanded }) => <img alt={String(row.alt)} src={String(row.file)} />);
+  await loadChunks();
 });
 
 const doc = (heading: string, text: string) => JSON.stringify({ type: 'doc', content: [
@@ -242,7 +243,7 @@ describe('latest articles', () => {
   });
 
   it('is a variant an admin can pick, registered like the others', () => {
-    expect(BLOG_WIDGET_VARIANTS['article-list-latest-default']).toBe(ArticleListLatest);
+    expect(lookup('blog', 'widget', 'article-list-latest-default')).toBe(ArticleListLatest);
     const manifest = JSON.parse(readFileSync(join(process.cwd(), 'schemas', 'blog', 'widget.json'), 'utf8')) as { variants: string[] };
     expect(manifest.variants).toContain('article-list-latest-default');
   });

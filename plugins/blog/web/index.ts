@@ -1,25 +1,29 @@
-import type { ComponentType } from 'react';
-import { register } from '../../../web/registry.js';
-import type { Expanded } from '../../../web/storefront/context.js';
-import { ArticleListDefault, ArticleOverviewDefault, ArticleOverviewProductList } from './articles.js';
-import { ArticleOverviewPrivate } from './private-article.js';
-import { ArticleListLatest } from './latest.js';
-import { CategoryListButtonDefault, CategoryListDefault, CategoryOverviewDefault } from './categories.js';
+import { registerLazy } from '../../../web/registry.js';
 
-/** the blog widget's variants (spec §2); the startup module's widget shares them */
-export const BLOG_WIDGET_VARIANTS: Record<string, ComponentType<{ row: Expanded }>> = {
-  default: ArticleListDefault,
-  'article-list-default': ArticleListDefault,
-  'article-list-latest-default': ArticleListLatest,
-  'article-overview-default': ArticleOverviewDefault,
-  'article-overview-with-private-content-default': ArticleOverviewPrivate,
-  'article-overview-ecommerce-module-product-list-default': ArticleOverviewProductList,
-  'category-list-default': CategoryListDefault,
-  'category-list-button-default': CategoryListButtonDefault,
-  'category-overview-default': CategoryOverviewDefault,
-};
+/**
+ * The blog widget's variants (spec §2) under `<module>/widget/<variant>`, each file's code loaded when a page shows
+ * one of its variants; the startup module's widget shares them (`registerBlogWidget('startup')`).
+ */
+export function registerBlogWidget(module: string) {
+  const widget = (variant: string) => `${module}/widget/${variant}`;
+  registerLazy('plugins/blog/web/articles', () => import('./articles.js'), {
+    [widget('default')]: 'ArticleListDefault',
+    [widget('article-list-default')]: 'ArticleListDefault',
+    [widget('article-overview-default')]: 'ArticleOverviewDefault',
+    [widget('article-overview-ecommerce-module-product-list-default')]: 'ArticleOverviewProductList',
+  });
+  registerLazy('plugins/blog/web/latest', () => import('./latest.js'), { [widget('article-list-latest-default')]: 'ArticleListLatest' });
+  registerLazy('plugins/blog/web/private-article', () => import('./private-article.js'), {
+    [widget('article-overview-with-private-content-default')]: 'ArticleOverviewPrivate',
+  });
+  registerLazy('plugins/blog/web/categories', () => import('./categories.js'), {
+    [widget('category-list-default')]: 'CategoryListDefault',
+    [widget('category-list-button-default')]: 'CategoryListButtonDefault',
+    [widget('category-overview-default')]: 'CategoryOverviewDefault',
+  });
+}
 
 /** the blog module's web variants */
 export function registerBlogWeb() {
-  for (const [variant, component] of Object.entries(BLOG_WIDGET_VARIANTS)) register(`blog/widget/${variant}`, component);
+  registerBlogWidget('blog');
 }

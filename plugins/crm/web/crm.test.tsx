@@ -5,6 +5,7 @@ import { renderToString } from 'react-dom/server';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { registerCrmWeb } from './index.js';
+import { loadChunks } from '../../../web/registry.js';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast }));
@@ -16,7 +17,10 @@ afterEach(() => {
   toast.success.mockReset();
   toast.error.mockReset();
 });
-beforeAll(registerCrmWeb);
+beforeAll(async () => {
+  registerCrmWeb();
+  await loadChunks();
+});
 
 const FORM_ID = '9c000000-0000-4000-8000-000000000101';
 let n = 0;

@@ -3,14 +3,16 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
-import { register, registered } from '../../../web/registry.js';
-import { productPrices, registerEcommerceWeb } from './index.js';
+import { loadChunks, register, registered } from '../../../web/registry.js';
+import { registerEcommerceWeb } from './index.js';
+import { productPrices } from './parts.js';
 
 afterEach(cleanup);
 
-beforeAll(() => {
+beforeAll(async () => {
   registerEcommerceWeb();
   register('file-storage/file/default', ({ row }: { row: Expanded }) => <img alt={String(row.alt)} src={String(row.file)} />);
+  await loadChunks();
 });
 
 const usd = { id: 'usd', variant: 'default', symbol: '$' };

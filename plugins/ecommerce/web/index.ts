@@ -1,48 +1,41 @@
-import type { ComponentType } from 'react';
 import { createElement } from 'react';
-import { register } from '../../../web/registry.js';
+import { registerLazy } from '../../../web/registry.js';
 import type { Expanded } from '../../../web/storefront/context.js';
-import { ProductListDefault, ProductListRecommendation, ProductOverview, ProductOverviewDefault } from './products.js';
-import { CategoryListDefault, CategoryOverviewDefault, StoreListDefault, StoreOverviewDefault, StoreProductListDefault } from './catalog.js';
-import { CartWidget } from './cart.js';
-import { OrderListDefault } from './orders.js';
-import { OrderCard } from './order-card.js';
 import type { Order } from './shop-api.js';
-import { ProductCart } from './product-cart.js';
-import { ProductCurrencyToggleGroup, ProductPrice } from './currency.js';
-import { ProductCard } from './parts.js';
 
-export { productPrices } from './parts.js';
+type Row = { row: Expanded };
 
-/** the ecommerce widget's public variants (schemas/ecommerce/widget.json) */
-export const ECOMMERCE_WIDGET_VARIANTS: Record<string, ComponentType<{ row: Expanded }>> = {
-  default: ProductListDefault,
-  'product-list-default': ProductListDefault,
-  'product-overview-default': ProductOverviewDefault,
-  'product-list-recommendation': ProductListRecommendation,
-  'category-list-default': CategoryListDefault,
-  'category-overview-default': CategoryOverviewDefault,
-  'store-list-default': StoreListDefault,
-  'store-overview-default': StoreOverviewDefault,
-  'store-product-list-default': StoreProductListDefault,
-  'order-list-default': OrderListDefault,
-  'cart-default': CartWidget,
-};
-
-/** the product's own variants (schemas/ecommerce/product.json): the overview and its parts */
-export const ECOMMERCE_PRODUCT_VARIANTS: Record<string, ComponentType<{ row: Expanded }>> = {
-  // the card product lists draw (title, subtitle, prices, link)
-  default: ({ row }) => createElement(ProductCard, { product: row }),
-  'overview-default': ProductOverview,
-  'price-default': ({ row }) => createElement(ProductPrice, { row, className: 'text-3xl' }),
-  'currency-toggle-group-default': ProductCurrencyToggleGroup,
-  'cart-default': ProductCart,
-};
-
-/** the ecommerce module's web variants */
+/** the ecommerce module's web variants: the widget's public ones (schemas/ecommerce/widget.json), the product's, the order's */
 export function registerEcommerceWeb() {
-  for (const [variant, component] of Object.entries(ECOMMERCE_WIDGET_VARIANTS)) register(`ecommerce/widget/${variant}`, component);
-  for (const [variant, component] of Object.entries(ECOMMERCE_PRODUCT_VARIANTS)) register(`ecommerce/product/${variant}`, component);
+  const widget = (variant: string) => `ecommerce/widget/${variant}`;
+  registerLazy('plugins/ecommerce/web/products', () => import('./products.js'), {
+    [widget('default')]: 'ProductListDefault',
+    [widget('product-list-default')]: 'ProductListDefault',
+    [widget('product-overview-default')]: 'ProductOverviewDefault',
+    [widget('product-list-recommendation')]: 'ProductListRecommendation',
+    // the product's overview and its parts
+    'ecommerce/product/overview-default': 'ProductOverview',
+  });
+  registerLazy('plugins/ecommerce/web/catalog', () => import('./catalog.js'), {
+    [widget('category-list-default')]: 'CategoryListDefault',
+    [widget('category-overview-default')]: 'CategoryOverviewDefault',
+    [widget('store-list-default')]: 'StoreListDefault',
+    [widget('store-overview-default')]: 'StoreOverviewDefault',
+    [widget('store-product-list-default')]: 'StoreProductListDefault',
+  });
+  registerLazy('plugins/ecommerce/web/orders', () => import('./orders.js'), { [widget('order-list-default')]: 'OrderListDefault' });
+  registerLazy('plugins/ecommerce/web/cart', () => import('./cart.js'), { [widget('cart-default')]: 'CartWidget' });
+  // the card product lists draw (title, subtitle, prices, link)
+  registerLazy('plugins/ecommerce/web/parts', () => import('./parts.js'), {
+    'ecommerce/product/default': (m) => ({ row }: Row) => createElement(m.ProductCard, { product: row }),
+  });
+  registerLazy('plugins/ecommerce/web/currency', () => import('./currency.js'), {
+    'ecommerce/product/price-default': (m) => ({ row }: Row) => createElement(m.ProductPrice, { row, className: 'text-3xl' }),
+    'ecommerce/product/currency-toggle-group-default': 'ProductCurrencyToggleGroup',
+  });
+  registerLazy('plugins/ecommerce/web/product-cart', () => import('./product-cart.js'), { 'ecommerce/product/cart-default': 'ProductCart' });
   // an order as the shop's routes answer it (with its lines and prices): the order card 'Order #{id}'
-  register('ecommerce/order/default', ({ row }: { row: Expanded }) => createElement(OrderCard, { order: row as unknown as Order }));
+  registerLazy('plugins/ecommerce/web/order-card', () => import('./order-card.js'), {
+    'ecommerce/order/default': (m) => ({ row }: Row) => createElement(m.OrderCard, { order: row as unknown as Order }),
+  });
 }

@@ -4,9 +4,13 @@ import { userEvent } from '@testing-library/user-event';
 import { Variant, type Expanded } from '../../../web/storefront/context.js';
 import { browserSandbox, fail, ME, mockFetch, ok, renderPage } from '../../rbac/web/test-utils.js';
 import { registerEcommerceWeb } from './index.js';
+import { loadChunks } from '../../../web/registry.js';
 import { cartDrawer, type Order } from './shop-api.js';
 
-beforeAll(registerEcommerceWeb);
+beforeAll(async () => {
+  registerEcommerceWeb();
+  await loadChunks();
+});
 const sandbox = browserSandbox();
 beforeEach(() => cartDrawer.set(false));
 

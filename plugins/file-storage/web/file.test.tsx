@@ -1,11 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { PageProvider, Variant, type Expanded } from '../../../web/storefront/context.js';
-import { registered } from '../../../web/registry.js';
+import { loadChunks, registered } from '../../../web/registry.js';
 import { fileKind, fileUrl } from './file.js';
 import { FILE_VARIANTS, registerFileStorageWeb } from './index.js';
 
-beforeAll(registerFileStorageWeb);
+beforeAll(async () => {
+  registerFileStorageWeb();
+  await loadChunks();
+});
 afterEach(cleanup);
 
 const file = (fields: Record<string, unknown>, variant = 'default'): Expanded => ({ id: '11111111-0000-4000-8000-000000000001', variant, ...fields });

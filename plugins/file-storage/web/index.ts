@@ -1,6 +1,4 @@
-import { register } from '../../../web/registry.js';
-import { FileView } from './file.js';
-import { FileGalleryWidget } from './gallery.js';
+import { registerLazy } from '../../../web/registry.js';
 
 /** the file variants the storefront draws; the generate-template-* ones render the file itself */
 export const FILE_VARIANTS = [
@@ -12,6 +10,6 @@ export const FILE_VARIANTS = [
 
 /** the file-storage module's web variants */
 export function registerFileStorageWeb() {
-  for (const variant of FILE_VARIANTS) register(`file-storage/file/${variant}`, FileView);
-  register('file-storage/widget/default', FileGalleryWidget);
+  registerLazy('plugins/file-storage/web/file', () => import('./file.js'), Object.fromEntries(FILE_VARIANTS.map((v) => [`file-storage/file/${v}`, 'FileView' as const])));
+  registerLazy('plugins/file-storage/web/gallery', () => import('./gallery.js'), { 'file-storage/widget/default': 'FileGalleryWidget' });
 }

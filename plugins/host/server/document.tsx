@@ -2,7 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { PageView, type PageData } from '../../../web/storefront/page.js';
 import { StorefrontShell } from '../../../web/storefront/shell.js';
 import { encodePath } from './pages.js';
-import { collectModules } from '../../../web/registry.js';
+import { collectChunks } from '../../../web/registry.js';
 import { readTracker } from './reads.js';
 
 /** text for an element or a quoted attribute: every value written into the document passes here */
@@ -11,10 +11,11 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 /**
- * The script and style tags of a page: fixed, or made for the lazy modules the page drew with (runtime/web.ts
- * adds a modulepreload of each module's chunks, so the browser fetches them beside the entry, before hydrating).
+ * The script and style tags of a page: fixed, or made for the chunks of the variants the page drew with
+ * (runtime/web.ts adds a modulepreload of each chunk and of what it imports, so the browser fetches them beside the
+ * entry, before hydrating).
  */
-export type PageAssets = string | ((modules: string[]) => string);
+export type PageAssets = string | ((chunks: string[]) => string);
 
 /**
  * The whole HTML document of a storefront page: head metadata, server-rendered body, data to hydrate from.
@@ -23,7 +24,7 @@ export type PageAssets = string | ((modules: string[]) => string);
 export function renderDocument(data: PageData, assets: PageAssets, origin = '', onReads?: (paths: Set<string>) => void): string {
   // rendered from watched rows: the data the page ships holds only the fields this render read (reads.ts)
   const reads = readTracker();
-  const { result: body, modules } = collectModules(() =>
+  const { result: body, chunks } = collectChunks(() =>
     renderToString(
       <StorefrontShell>
         <PageView data={reads.watched(data)} />
@@ -52,11 +53,11 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = '', 
     ${metas}
     ${alternates}
     <link rel="icon" href="data:,">
-    ${typeof assets === 'string' ? assets : assets(modules)}
+    ${typeof assets === 'string' ? assets : assets(chunks)}
   </head>
   <body>
     <div id="root">${body}</div>
-    <script id="__PAGE__" type="application/json">${scriptJson({ ...shipped, modules })}</script>
+    <script id="__PAGE__" type="application/json">${scriptJson({ ...shipped, chunks })}</script>
   </body>
 </html>`;
 }

@@ -1,40 +1,32 @@
-import { register } from '../../../web/registry.js';
-import { LoginForm } from './login-form.js';
-import { AccountMenu } from './account-menu.js';
-import { IdentitySettings } from './identity-settings.js';
-import { ForgotPassword, Registration, ResetPassword, VerifyEmail } from './password-screens.js';
-import { LoginWidget, SelectMethod } from './sign-in.js';
-import { DefaultWidget, Logout, SocialProfileOverview, SubjectOverview } from './subject.js';
-import { SocialProfileList, SubjectList, SubjectListCard, SubjectOverviewWithProducts } from './subjects.js';
-import { IdentityCreateByEmail } from './identity-create.js';
+import { registerLazy } from '../../../web/registry.js';
 
-export { LoginForm } from './login-form.js';
-export { Authorized, isAuthorized } from './authorized.js';
-export { REFRESH_KEY, shortAddress, useSubject, type Me, type Identity, type SubjectStatus } from './session.js';
-
-/** the rbac widget's screens by variant (schemas/rbac/widget.json) */
-export const RBAC_WIDGET_VARIANTS = {
-  default: DefaultWidget,
-  'select-method': SelectMethod,
-  login: LoginWidget,
-  registration: Registration,
-  'forgot-password': ForgotPassword,
-  'reset-password': ResetPassword,
-  'verify-email': VerifyEmail,
-  logout: Logout,
-  'account-menu': AccountMenu,
-  'identity-settings': IdentitySettings,
-  'identity-create-by-email': IdentityCreateByEmail,
-  'subject-overview': SubjectOverview,
-  'subject-list': SubjectList,
-  'subject-overview-ecommerce-module-product-list': SubjectOverviewWithProducts,
-  'social-profile-list': SocialProfileList,
-  'social-profile-overview': SocialProfileOverview,
-} as const;
-
-/** the rbac module's web variants */
+/**
+ * The rbac module's web variants: the widget's screens by variant (schemas/rbac/widget.json) and the subject's
+ * views, each file's code loaded when a page shows one of its screens.
+ */
 export function registerRbacWeb() {
-  register('rbac/subject/login-form', LoginForm);
-  register('rbac/subject/default', SubjectListCard);
-  for (const [variant, component] of Object.entries(RBAC_WIDGET_VARIANTS)) register(`rbac/widget/${variant}`, component);
+  const widget = (variant: string) => `rbac/widget/${variant}`;
+  registerLazy('plugins/rbac/web/subject', () => import('./subject.js'), {
+    [widget('default')]: 'DefaultWidget',
+    [widget('logout')]: 'Logout',
+    [widget('subject-overview')]: 'SubjectOverview',
+    [widget('social-profile-overview')]: 'SocialProfileOverview',
+  });
+  registerLazy('plugins/rbac/web/subjects', () => import('./subjects.js'), {
+    'rbac/subject/default': 'SubjectListCard',
+    [widget('subject-list')]: 'SubjectList',
+    [widget('subject-overview-ecommerce-module-product-list')]: 'SubjectOverviewWithProducts',
+    [widget('social-profile-list')]: 'SocialProfileList',
+  });
+  registerLazy('plugins/rbac/web/sign-in', () => import('./sign-in.js'), { [widget('select-method')]: 'SelectMethod', [widget('login')]: 'LoginWidget' });
+  registerLazy('plugins/rbac/web/password-screens', () => import('./password-screens.js'), {
+    [widget('registration')]: 'Registration',
+    [widget('forgot-password')]: 'ForgotPassword',
+    [widget('reset-password')]: 'ResetPassword',
+    [widget('verify-email')]: 'VerifyEmail',
+  });
+  registerLazy('plugins/rbac/web/account-menu', () => import('./account-menu.js'), { [widget('account-menu')]: 'AccountMenu' });
+  registerLazy('plugins/rbac/web/identity-settings', () => import('./identity-settings.js'), { [widget('identity-settings')]: 'IdentitySettings' });
+  registerLazy('plugins/rbac/web/identity-create', () => import('./identity-create.js'), { [widget('identity-create-by-email')]: 'IdentityCreateByEmail' });
+  registerLazy('plugins/rbac/web/login-form', () => import('./login-form.js'), { 'rbac/subject/login-form': 'LoginForm' });
 }

@@ -1,13 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
-import { register } from '../../../web/registry.js';
+import { loadChunks, lookup, register } from '../../../web/registry.js';
 import type { Expanded } from '../../../web/storefront/context.js';
-import { registerRbacWeb, RBAC_WIDGET_VARIANTS } from './index.js';
+import { registerRbacWeb } from './index.js';
 import { SocialProfileOverview, SubjectOverview } from './subject.js';
 import { renderPage, widgetRow } from './test-utils.js';
 
-beforeAll(() => {
+beforeAll(async () => {
   registerRbacWeb();
+  await loadChunks();
   // stand-ins for the social module's profile variants: they show which variant drew the profile
   register('social/profile/default', ({ row }: { row: Expanded }) => <p data-variant="default">{String(row.slug)}</p>);
   register('social/profile/overview-default', ({ row }: { row: Expanded }) => <p data-variant="overview-default">{String(row.slug)}</p>);
@@ -73,6 +74,6 @@ describe('social profile overview', () => {
   });
 
   it('is registered as rbac/widget/social-profile-overview', () => {
-    expect(RBAC_WIDGET_VARIANTS['social-profile-overview']).toBe(SocialProfileOverview);
+    expect(lookup('rbac', 'widget', 'social-profile-overview')).toBe(SocialProfileOverview);
   });
 });

@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import { Authorized } from './authorized.js';
 import { REFRESH_KEY, identityText, loadMe, shortAddress, subjectName, useSubject } from './session.js';
 import { browserSandbox, ME, fail, mockFetch, ok, renderPage } from './test-utils.js';
-import { lookup, registered } from '../../../web/registry.js';
+import { loadChunks, lookup, registered } from '../../../web/registry.js';
 import { registerRbacWeb } from './index.js';
 import { LoginForm } from './login-form.js';
 
@@ -93,8 +93,9 @@ describe('useSubject and Authorized', () => {
 });
 
 describe('registerRbacWeb', () => {
-  it('keeps the admin login form and registers every widget variant', () => {
+  it('keeps the admin login form and registers every widget variant', async () => {
     registerRbacWeb();
+    await loadChunks();
     expect(lookup('rbac', 'subject', 'login-form')).toBe(LoginForm);
     for (const v of ['select-method', 'login', 'registration', 'forgot-password', 'reset-password', 'logout', 'account-menu', 'identity-settings', 'subject-overview', 'default']) {
       expect(registered()).toContain(`rbac/widget/${v}`);

@@ -3,13 +3,19 @@ import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { PageProvider } from '../../../web/storefront/context.js';
-import { RBAC_WIDGET_VARIANTS } from './index.js';
+import { loadChunks, lookup, registered } from '../../../web/registry.js';
+import { registerRbacWeb } from './index.js';
 
 /** runs in the node ('server') project: no window, no localStorage, as on the storefront server */
 describe('rbac widgets on the server', () => {
-  it('every variant renders without touching browser globals; session screens render a skeleton', () => {
+  it('every variant renders without touching browser globals; session screens render a skeleton', async () => {
     expect(typeof window).toBe('undefined');
-    for (const [variant, Component] of Object.entries(RBAC_WIDGET_VARIANTS)) {
+    registerRbacWeb();
+    await loadChunks();
+    const variants = registered().filter((k) => k.startsWith('rbac/widget/')).map((k) => k.slice('rbac/widget/'.length));
+    expect(variants.length).toBeGreaterThan(10);
+    for (const variant of variants) {
+      const Component = lookup('rbac', 'widget', variant)!;
       const row = { id: '9d000000-0000-4000-8000-000000000001', variant, title: { en: 'Sign in', ru: 'Вход' } };
       const html = renderToString(
         createElement(QueryClientProvider, { client: new QueryClient() },

@@ -2,15 +2,16 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { register } from '../../../web/registry.js';
+import { loadChunks, register, registered } from '../../../web/registry.js';
 import { PageProvider, type Expanded } from '../../../web/storefront/context.js';
-import { registerRbacWeb, RBAC_WIDGET_VARIANTS } from './index.js';
+import { registerRbacWeb } from './index.js';
 import { SocialProfileList, SubjectList, SubjectOverviewWithProducts } from './subjects.js';
 import { browserSandbox, ME, mockFetch, ok, renderPage, widgetRow } from './test-utils.js';
 
 browserSandbox();
-beforeAll(() => {
+beforeAll(async () => {
   registerRbacWeb();
+  await loadChunks();
   register('social/profile/default', ({ row }: { row: Expanded }) => <p data-variant="profile-default">{String(row.slug)}</p>);
 });
 
@@ -100,6 +101,7 @@ describe('social profile list', () => {
 
   it('every rbac widget variant of the manifest has its screen', async () => {
     const manifest = (await import('../../../schemas/rbac/widget.json', { with: { type: 'json' } })).default as { variants: string[] };
-    expect(Object.keys(RBAC_WIDGET_VARIANTS).sort()).toEqual([...manifest.variants].sort());
+    const screens = registered().filter((k) => k.startsWith('rbac/widget/')).map((k) => k.slice('rbac/widget/'.length));
+    expect(screens.sort()).toEqual([...manifest.variants].sort());
   });
 });

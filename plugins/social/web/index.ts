@@ -1,9 +1,10 @@
-import { register } from '../../../web/registry.js';
-import { ProfileDefault, ProfileOverviewDefault, SocialWidgetDefault } from './profile.js';
+import { registerLazy } from '../../../web/registry.js';
 
 /** the social module's web variants */
 export function registerSocialWeb() {
-  register('social/profile/default', ProfileDefault);
-  register('social/profile/overview-default', ProfileOverviewDefault);
-  register('social/widget/default', SocialWidgetDefault);
+  registerLazy('plugins/social/web/profile', () => import('./profile.js'), {
+    'social/profile/default': 'ProfileDefault',
+    'social/profile/overview-default': 'ProfileOverviewDefault',
+    'social/widget/default': 'SocialWidgetDefault',
+  });
 }

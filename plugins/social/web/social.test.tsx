@@ -1,13 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
-import { register } from '../../../web/registry.js';
+import { loadChunks, register } from '../../../web/registry.js';
 import { registerSocialWeb } from './index.js';
 
 afterEach(cleanup);
-beforeAll(() => {
+beforeAll(async () => {
   registerSocialWeb();
   register('file-storage/file/default', ({ row }: { row: Expanded }) => <img alt={String(row.alt)} src={String(row.file)} />);
+  await loadChunks();
 });
 
 const profile = (variant: string): Expanded => ({

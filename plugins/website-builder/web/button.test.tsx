@@ -1,15 +1,16 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { Variant } from '../../../web/storefront/context.js';
-import { registered } from '../../../web/registry.js';
+import { loadChunks, registered } from '../../../web/registry.js';
 import { BUTTON_VARIANTS } from '../../../web/ui/button.js';
 import { registerFileStorageWeb } from '../../file-storage/web/index.js';
 import { registerWebsiteBuilderWeb } from './index.js';
 import { L, button, buttonsArray, link, renderIn, row } from './test-fixtures.js';
 
-beforeAll(() => {
+beforeAll(async () => {
   registerWebsiteBuilderWeb();
   registerFileStorageWeb();
+  await loadChunks();
 });
 afterEach(cleanup);
 

@@ -4,11 +4,13 @@ import { userEvent } from '@testing-library/user-event';
 import { Variant } from '../../../web/storefront/context.js';
 import { registerFileStorageWeb } from '../../file-storage/web/index.js';
 import { registerWebsiteBuilderWeb } from './index.js';
+import { loadChunks } from '../../../web/registry.js';
 import { L, button, buttonsArray, expectHydrates, link, renderIn, row } from './test-fixtures.js';
 
-beforeAll(() => {
+beforeAll(async () => {
   registerWebsiteBuilderWeb();
   registerFileStorageWeb();
+  await loadChunks();
 });
 afterEach(cleanup);
 

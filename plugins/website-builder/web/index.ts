@@ -1,42 +1,34 @@
-import type { ComponentType } from 'react';
-import { register } from '../../../web/registry.js';
-import type { Expanded } from '../../../web/storefront/context.js';
-import { ButtonLink, ButtonsArrayView } from './button.js';
-import { ContentDescription, ContentDivider, ContentHeading, ContentWidget } from './content.js';
-import { ContentFeaturesList, ContentFeaturesVacancyList, ContentMap } from './content-lists.js';
-import { FeatureCard, VacancyCard } from './feature.js';
-import { FooterWidget } from './footer.js';
-import { Logotype } from './logotype.js';
-import { NavbarWidget } from './navbar.js';
-import { BannerSlide, PlainSlide } from './slide.js';
-import { Slider } from './slider.js';
+import { registerLazy } from '../../../web/registry.js';
 
-type Component = ComponentType<{ row: Expanded }>;
+const key = (entityVariant: string) => `website-builder/${entityVariant}`;
+const each = <E extends string>(entity: string, variants: string[], component: E) => Object.fromEntries(variants.map((v) => [key(`${entity}/${v}`), component])) as Record<string, E>;
 
-/** every storefront variant of the module, keyed by '<entity>/<variant>' */
-export const WEBSITE_BUILDER_VARIANTS: Record<string, Component> = {
-  'widget/default': ContentWidget,
-  'widget/content-default': ContentWidget,
-  'widget/navbar-default': NavbarWidget,
-  'widget/footer-default': FooterWidget,
-  'widget/content-heading': ContentHeading,
-  'widget/content-description': ContentDescription,
-  'widget/content-features-list': ContentFeaturesList,
-  'widget/content-map': ContentMap,
-  'widget/content-divider': ContentDivider,
-  'widget/content-features-vacancy-list': ContentFeaturesVacancyList,
-  'slider/default': Slider,
-  'slide/default': BannerSlide,
-  'slide/full-width-banner': BannerSlide,
-  'slide/plain-container': PlainSlide,
-  'feature/default': FeatureCard,
-  'feature/vacancy': VacancyCard,
-  'logotype/default': Logotype,
-  ...Object.fromEntries(['default', 'row', 'column'].map((v) => [`buttons-array/${v}`, ButtonsArrayView])),
-  ...Object.fromEntries(['default', 'destructive', 'primary', 'secondary', 'outline', 'link', 'ghost'].map((v) => [`button/${v}`, ButtonLink])),
-};
-
-/** the website-builder module's web variants */
+/** the website-builder module's web variants, each file's code loaded when a page shows one of its variants */
 export function registerWebsiteBuilderWeb() {
-  for (const [key, component] of Object.entries(WEBSITE_BUILDER_VARIANTS)) register(`website-builder/${key}`, component);
+  registerLazy('plugins/website-builder/web/content', () => import('./content.js'), {
+    [key('widget/default')]: 'ContentWidget',
+    [key('widget/content-default')]: 'ContentWidget',
+    [key('widget/content-heading')]: 'ContentHeading',
+    [key('widget/content-description')]: 'ContentDescription',
+    [key('widget/content-divider')]: 'ContentDivider',
+  });
+  registerLazy('plugins/website-builder/web/content-lists', () => import('./content-lists.js'), {
+    [key('widget/content-features-list')]: 'ContentFeaturesList',
+    [key('widget/content-map')]: 'ContentMap',
+    [key('widget/content-features-vacancy-list')]: 'ContentFeaturesVacancyList',
+  });
+  registerLazy('plugins/website-builder/web/navbar', () => import('./navbar.js'), { [key('widget/navbar-default')]: 'NavbarWidget' });
+  registerLazy('plugins/website-builder/web/footer', () => import('./footer.js'), { [key('widget/footer-default')]: 'FooterWidget' });
+  registerLazy('plugins/website-builder/web/slider', () => import('./slider.js'), { [key('slider/default')]: 'Slider' });
+  registerLazy('plugins/website-builder/web/slide', () => import('./slide.js'), {
+    [key('slide/default')]: 'BannerSlide',
+    [key('slide/full-width-banner')]: 'BannerSlide',
+    [key('slide/plain-container')]: 'PlainSlide',
+  });
+  registerLazy('plugins/website-builder/web/feature', () => import('./feature.js'), { [key('feature/default')]: 'FeatureCard', [key('feature/vacancy')]: 'VacancyCard' });
+  registerLazy('plugins/website-builder/web/logotype', () => import('./logotype.js'), { [key('logotype/default')]: 'Logotype' });
+  registerLazy('plugins/website-builder/web/button', () => import('./button.js'), {
+    ...each('buttons-array', ['default', 'row', 'column'], 'ButtonsArrayView'),
+    ...each('button', ['default', 'destructive', 'primary', 'secondary', 'outline', 'link', 'ghost'], 'ButtonLink'),
+  });
 }

@@ -3,11 +3,14 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { userEvent } from '@testing-library/user-event';
 import { Variant } from '../../../web/storefront/context.js';
 import { PageView, type PageData } from '../../../web/storefront/page.js';
-import { register } from '../../../web/registry.js';
+import { loadChunks, register } from '../../../web/registry.js';
 import { registerWebsiteBuilderWeb } from './index.js';
 import { L, button, buttonsArray, expectHydrates, link, pageIn, renderIn, row } from './test-fixtures.js';
 
-beforeAll(registerWebsiteBuilderWeb);
+beforeAll(async () => {
+  registerWebsiteBuilderWeb();
+  await loadChunks();
+});
 afterEach(cleanup);
 
 const logotype = row('default', { title: L('Studio', 'Студия') });

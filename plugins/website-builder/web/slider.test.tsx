@@ -4,12 +4,14 @@ import { userEvent } from '@testing-library/user-event';
 import { Variant } from '../../../web/storefront/context.js';
 import { registerFileStorageWeb } from '../../file-storage/web/index.js';
 import { registerWebsiteBuilderWeb } from './index.js';
+import { loadChunks } from '../../../web/registry.js';
 import { wrapIndex } from './slider.js';
 import { L, button, buttonsArray, link, renderIn, row } from './test-fixtures.js';
 
-beforeAll(() => {
+beforeAll(async () => {
   registerWebsiteBuilderWeb();
   registerFileStorageWeb();
+  await loadChunks();
 });
 afterEach(cleanup);
 
