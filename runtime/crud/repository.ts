@@ -53,6 +53,8 @@ export class Repository {
   private shapes = new Map<string, { names: string[]; decoders: ((v: unknown) => unknown)[] }>();
   /** counts kept while the database's data version stays the same (see count) */
   private counts: { version: number; byKey: Map<string, number> } = { version: -1, byKey: new Map() };
+  /** PostgreSQL: counts by SQL and parameters, each with the snapshot it was counted in (pgCount) */
+  private pgCounts = new Map<string, { n: number; snapshot: string }>();
   /** every plugin's entity hooks; every write below runs them */
   readonly hooks: Hooks;
 
@@ -195,11 +197,35 @@ export class Repository {
    * without scanning the table for every page. At most COUNTS_KEPT counts are kept; all go at the next commit.
    */
   async count(entity: Entity, where?: SQL): Promise<number> {
-    const q = this.database.db.select({ n: count() }).from(this.table(entity)).where(where);
+    const db = this.database.db;
+    if (this.database.dialect === 'pg') return this.pgCount(db, entity, where);
+    const q = db.select({ n: count() }).from(this.table(entity)).where(where);
     const version = this.database.dataVersion?.();
     if (version === undefined || !this.database.readRaw) return Number((await q)[0].n);
     const { sql: text, params } = q.toSQL();
     return this.keptCount(version, `${text}\u0000${JSON.stringify(params)}`, () => Number(this.database.readRaw!(text, params)[0][0]));
+  }
+
+  /**
+   * PostgreSQL: a count kept with the snapshot it was counted in (`pg_current_snapshot()`, read in the same
+   * statement, so the two agree). A snapshot names exactly which transactions' writes are visible; while a new
+   * statement's snapshot is the same text, no write has been committed (or rolled back) since, by this process or
+   * any other, and the kept count is exact. A hit costs a one-row query instead of scanning the matching rows.
+   */
+  private async pgCount(db: Drizzle, entity: Entity, where?: SQL): Promise<number> {
+    const q = db.select({ n: count(), snapshot: sql<string>`pg_current_snapshot()::text` }).from(this.table(entity)).where(where);
+    const { sql: text, params } = q.toSQL();
+    const key = `${text}\u0000${JSON.stringify(params)}`;
+    const kept = this.pgCounts.get(key);
+    if (kept) {
+      const [now] = (await db.execute(sql`SELECT pg_current_snapshot()::text AS snapshot`)).rows as { snapshot: string }[];
+      if (now?.snapshot === kept.snapshot) return kept.n;
+    }
+    const [row] = await q;
+    const n = Number(row.n);
+    if (this.pgCounts.size >= COUNTS_KEPT) this.pgCounts.clear();
+    this.pgCounts.set(key, { n, snapshot: row.snapshot });
+    return n;
   }
 
   async get(entity: Entity, id: string, tx?: Drizzle): Promise<Row | undefined> {

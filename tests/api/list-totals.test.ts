@@ -75,6 +75,28 @@ for (const d of DIALECTS) {
       expect((await t.call('GET', `${P}/count?filters[and][0][column]=type&filters[and][0][method]=eq&filters[and][0][value]=subscription`)).body.data).toBe(3);
     });
 
+    it.runIf(d.name === 'pg')('a total counted while another transaction is open is exact once it commits, and after a rollback', async () => {
+      const before = await total();
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query(`UPDATE ecommerce_products SET type = 'one_off' WHERE slug = 't-3'`);
+        // counted (and kept) while the write is in flight: not visible yet
+        expect(await total()).toBe(before);
+        expect(await total()).toBe(before);
+        await other.query('ROLLBACK');
+        expect(await total()).toBe(before);
+        await other.query('BEGIN');
+        await other.query(`UPDATE ecommerce_products SET type = 'one_off' WHERE slug = 't-3'`);
+        expect(await total()).toBe(before);
+        await other.query('COMMIT');
+        expect(await total()).toBe(before - 1);
+      } finally {
+        await other.end();
+      }
+    });
+
     it('a list one caller may run is not served to a caller who may not filter on that field', async () => {
       expect((await t.call('POST', A, { data: { slug: 'members', title: { en: 'Members' }, privateContent: { en: '<p>the secret part</p>' } } })).status).toBe(201);
       const system = await t.call('GET', BY_PRIVATE);
