@@ -28,7 +28,7 @@ export function SectionHeader({ row }: { row: Expanded }) {
   if (!title && !subtitle && !description) return null;
   return (
     <header className="mb-8 max-w-3xl lg:mb-12">
-      {title && <h2 className="text-3xl font-bold tracking-tight text-slate-900 lg:text-4xl">{title}</h2>}
+      {title && <h2 className="section-title">{title}</h2>}
       {subtitle && <p className="mt-3 text-lg text-slate-600">{subtitle}</p>}
       {description && <RichTextView value={description} className="mt-4 text-slate-600" />}
     </header>

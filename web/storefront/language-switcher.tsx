@@ -40,7 +40,8 @@ export function LanguageSwitcher({ className, stacked = false, onNavigate }: { c
                 data-language={language}
                 onClick={onNavigate}
                 className={cn(
-                  'inline-flex min-h-10 min-w-10 items-center justify-center rounded-md px-2.5 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
+                  // `.lang-link` in web/styles.css; padding and text size stay utilities, the stacked form sets its own
+                  'lang-link px-2.5 text-sm',
                   current ? 'bg-slate-900 text-white' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
                   stacked && 'px-4 text-base',
                 )}

@@ -18,7 +18,7 @@ export function ArticleCard({ article }: { article: Expanded }) {
   const w = useWords();
   return (
     <article className={CARD}>
-      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
+      <h3 className="card-title">{title}</h3>
       {t(article.subtitle) && <p className="mt-2 flex-1 text-slate-600">{t(article.subtitle)}</p>}
       <MoreLink className="mt-6 self-start" to={articlePath(article)} label={title}>{w('readMore')}</MoreLink>
     </article>
@@ -31,7 +31,7 @@ export function CategoryCard({ category }: { category: Expanded }) {
   const title = t(category.title) || String(category.slug ?? '');
   return (
     <article className={CARD}>
-      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
+      <h3 className="card-title">{title}</h3>
       {t(category.subtitle) && <p className="mt-2 flex-1 text-slate-600">{t(category.subtitle)}</p>}
       <MoreLink className="mt-6 self-start" to={categoryPath(category)} label={title} />
     </article>

@@ -14,7 +14,7 @@ function CategoryCard({ category }: { category: Expanded }) {
   const title = t(category.title) || String(category.slug ?? '');
   return (
     <article className={CARD}>
-      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
+      <h3 className="card-title">{title}</h3>
       {subtitle ? <p className="mt-2 text-slate-600">{subtitle}</p> : <Description value={category.description} className="mt-2 line-clamp-4 text-base text-slate-600" />}
       <div className="mt-auto pt-6">
         <MoreLink to={categoryPath(category)} label={title} />
@@ -76,7 +76,7 @@ function StoreCard({ store }: { store: Expanded }) {
   const title = t(store.title) || String(store.slug ?? '');
   return (
     <article className={CARD}>
-      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
+      <h3 className="card-title">{title}</h3>
       <StoreAttributes store={store} />
       <Description value={store.description} className="mt-4 text-base text-slate-600" />
       <div className="mt-auto pt-6">

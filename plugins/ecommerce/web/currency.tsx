@@ -82,7 +82,7 @@ export function ProductPrice({ row, className }: { row: Expanded; className?: st
   if (!prices.length) return null;
   const chosen = prices.find((p) => p.currency.id === selected?.value);
   return (
-    <p className={cn('flex flex-wrap items-baseline gap-x-3 gap-y-1 font-semibold text-slate-900', className)} data-testid="prices">
+    <p className={cn('prices', className)} data-testid="prices">
       {(chosen ? [chosen] : prices).map((p) => (
         <span key={p.currency.id}>{formatPrice(p)}</span>
       ))}

@@ -35,7 +35,7 @@ export function Prices({ product, className }: { product: Expanded; className?: 
   const prices = productPrices(product);
   if (!prices.length) return null;
   return (
-    <p className={cn('flex flex-wrap items-baseline gap-x-3 gap-y-1 font-semibold text-slate-900', className)} data-testid="prices">
+    <p className={cn('prices', className)} data-testid="prices">
       {prices.map((p, i) => (
         <span key={`${p}-${i}`}>{p}</span>
       ))}
@@ -50,7 +50,7 @@ export function ProductCard({ product, className }: { product: Expanded; classNa
   const summary = t(product.shortDescription);
   return (
     <article className={cn(CARD, className)}>
-      <h3 className="text-xl font-semibold text-slate-900">{title}</h3>
+      <h3 className="card-title">{title}</h3>
       {summary && <p className="mt-2 text-slate-600">{summary}</p>}
       <div className="mt-auto flex items-end justify-between gap-4 pt-6">
         <Prices product={product} className="text-lg" />

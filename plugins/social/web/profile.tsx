@@ -41,7 +41,7 @@ export function ProfileDefault({ row }: { row: Expanded }) {
   return (
     <article className={cn('flex h-full flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm', row.className as string)}>
       <Files profile={row} className="mb-4 sm:grid-cols-1" />
-      <h3 className="text-xl font-semibold text-slate-900">{t(row.title) || String(row.slug ?? '')}</h3>
+      <h3 className="card-title">{t(row.title) || String(row.slug ?? '')}</h3>
       {t(row.subtitle) && <p className="mt-1 text-sm font-medium text-blue-700">{t(row.subtitle)}</p>}
       {t(row.description) && <RichTextView value={t(row.description)} className="mt-3 text-slate-600" />}
     </article>

@@ -19,12 +19,12 @@ export function FeatureCard({ row }: { row: Expanded }) {
   const [file, ...more] = filesOf(row);
   const Icon = ICONS[hashOf(row.id) % ICONS.length];
   return (
-    <article className={cn('group flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md', str(row.className))}>
+    <article className={cn('group feature-card', str(row.className))}>
       {file ? (
         <FileItems files={[file]} container="aspect-[16/9] overflow-hidden bg-slate-100" media="h-full w-full object-cover transition-transform duration-500 group-hover:scale-[1.03]" />
       ) : (
         <Placeholder seed={row.id} className="relative flex aspect-[16/9] items-center justify-center">
-          <span aria-hidden className="relative grid h-14 w-14 place-items-center rounded-2xl bg-white/15 text-white ring-1 ring-white/30 backdrop-blur-sm">
+          <span aria-hidden className="feature-icon">
             <Icon className="h-7 w-7" />
           </span>
         </Placeholder>

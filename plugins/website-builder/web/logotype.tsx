@@ -12,15 +12,15 @@ export function Logotype({ row }: { row: Expanded }) {
   const title = t(row.title);
   const file = targets(row, 'logotypesToFileStorageModuleFiles', 'fileStorageModuleFile')[0];
   return (
-    <a href={href(str(row.url) || '/')} aria-label={file ? title || undefined : undefined} className={cn('inline-flex shrink-0 items-center gap-2.5 rounded-md focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-blue-600', str(row.className))}>
+    <a href={href(str(row.url) || '/')} aria-label={file ? title || undefined : undefined} className={cn('logo', str(row.className))}>
       {file ? (
         <Variant module="file-storage" entity="file" row={{ ...file, alt: file.alt ?? row.title, className: cn('h-8 w-auto', str(file.className)) }} />
       ) : (
         <>
-          <span aria-hidden className="grid h-8 w-8 place-items-center rounded-lg bg-gradient-to-br from-indigo-600 to-fuchsia-500 text-sm font-bold text-white shadow-sm">
+          <span aria-hidden className="logo-mark">
             {title.charAt(0).toUpperCase()}
           </span>
-          <span className="text-lg font-bold tracking-tight text-slate-900">{title}</span>
+          <span className="logo-text">{title}</span>
         </>
       )}
     </a>

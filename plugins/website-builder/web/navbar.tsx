@@ -88,7 +88,7 @@ export const NavbarWidget: HeaderComponent = function NavbarWidget({ row }: { ro
         {logotype ? <Variant module="website-builder" entity="logotype" row={logotype} /> : <span />}
         {buttons.length > 0 && (
           <nav aria-label={w('mainMenu')} className="hidden lg:ml-auto lg:block">
-            <NavLinks buttons={buttons} className="flex items-center gap-1" linkClassName="rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-slate-100 hover:text-slate-900" />
+            <NavLinks buttons={buttons} className="flex items-center gap-1" linkClassName="nav-link" />
           </nav>
         )}
         {/* with a menu below lg the languages are in it; without one they stay in the bar */}
@@ -116,7 +116,7 @@ export const NavbarWidget: HeaderComponent = function NavbarWidget({ row }: { ro
                 buttons={buttons}
                 onNavigate={() => setOpen(false)}
                 className="flex flex-col divide-y divide-slate-100"
-                linkClassName="block py-4 text-2xl font-semibold tracking-tight transition-colors hover:text-indigo-600"
+                linkClassName="menu-link"
               />
             </nav>
           )}

@@ -32,13 +32,14 @@ export function hashOf(text: string): number {
   return Math.abs(h);
 }
 
-/** a gradient with a dot pattern, chosen by `seed`: what a slide or a feature shows when it has no file; position it with className ('relative …' or 'absolute inset-0') */
+/**
+ * a gradient with a dot pattern and two glows (`.dotted-overlay` in web/styles.css), chosen by `seed`: what a slide or
+ * a feature shows when it has no file; position it with className ('relative …' or 'absolute inset-0')
+ */
 export function Placeholder({ seed, className, children }: { seed: string; className?: string; children?: ReactNode }) {
   return (
     <div aria-hidden className={cn('overflow-hidden bg-gradient-to-br', GRADIENTS[hashOf(seed) % GRADIENTS.length], className)}>
       <div className="dotted-overlay" />
-      <div className="absolute -right-16 -top-16 h-64 w-64 rounded-full bg-white/10 blur-2xl" />
-      <div className="absolute -bottom-24 -left-10 h-72 w-72 rounded-full bg-black/10 blur-3xl" />
       {children}
     </div>
   );
@@ -63,7 +64,7 @@ export function SectionHeader({ row, className }: { row: Expanded; className?: s
   return (
     <header className={cn('max-w-3xl', className ?? 'mb-8 lg:mb-10')}>
       {subtitle && <p className="mb-2 text-sm font-semibold uppercase tracking-wider text-indigo-600">{subtitle}</p>}
-      {title && <h2 className="text-3xl font-bold tracking-tight text-slate-900 lg:text-4xl">{title}</h2>}
+      {title && <h2 className="section-title">{title}</h2>}
       {hasRichText(description) && <RichTextView value={description} className="mt-4 text-lg leading-relaxed text-slate-600" />}
     </header>
   );

@@ -23,11 +23,12 @@ function useSlide(row: Expanded) {
 /**
  * website-builder/slide 'full-width-banner' (and 'default'): its first file (or a gradient) filling
  * the slide, with title, subtitle and buttons over it; the whole slide links to its url if set.
+ * Its parts are named in web/styles.css (`.banner`, `.banner-title`, …).
  */
 export function BannerSlide({ row }: { row: Expanded }) {
   const { title, subtitle, description, file } = useSlide(row);
   return (
-    <div className={cn('relative h-full w-full overflow-hidden text-white', str(row.className))}>
+    <div className={cn('banner', str(row.className))}>
       {file ? (
         <div aria-hidden className="absolute inset-0">
           <FileItems files={[file]} container="h-full w-full" media="h-full w-full object-cover" />
@@ -35,17 +36,17 @@ export function BannerSlide({ row }: { row: Expanded }) {
         </div>
       ) : (
         <Placeholder seed={row.id} className="absolute inset-0">
-          <div className="absolute inset-0 bg-gradient-to-r from-slate-950/30 via-slate-950/10 to-transparent" />
+          <div className="banner-shade" />
         </Placeholder>
       )}
       <StretchedLink row={row} label={title} />
-      <div className="pointer-events-none relative z-10 flex h-full items-center">
+      <div className="banner-body">
         <div className="mx-auto w-8/12">
           <div className="max-w-2xl">
-            {subtitle && <p className="mb-3 text-sm font-semibold uppercase tracking-widest text-white/80">{subtitle}</p>}
-            {title && <h2 className="text-balance text-3xl font-bold leading-tight tracking-tight drop-shadow-sm sm:text-4xl lg:text-6xl">{title}</h2>}
-            {hasRichText(description) && <RichTextView value={description} className="mt-4 hidden max-w-xl text-lg text-white/85 sm:block" />}
-            <ButtonsArrays row={row} relation="slidesToButtonsArrays" className="pointer-events-auto mt-6 lg:mt-8 [&_a]:shadow-lg [&_a]:shadow-slate-950/20" />
+            {subtitle && <p className="banner-kicker">{subtitle}</p>}
+            {title && <h2 className="banner-title">{title}</h2>}
+            {hasRichText(description) && <RichTextView value={description} className="banner-text" />}
+            <ButtonsArrays row={row} relation="slidesToButtonsArrays" className="banner-actions" />
           </div>
         </div>
       </div>

@@ -7,6 +7,7 @@ import { registerWebsiteBuilderWeb } from './index.js';
 import { loadChunks } from '../../../web/registry.js';
 import { wrapIndex } from './slider.js';
 import { L, button, buttonsArray, link, renderIn, row } from './test-fixtures.js';
+import { utilitiesOf } from '../../../web/test-classes.js';
 
 beforeAll(async () => {
   registerWebsiteBuilderWeb();
@@ -45,8 +46,8 @@ describe('website-builder/slider', () => {
     const region = screen.getByRole('region', { name: 'Highlights' });
     expect(region.className).toContain('h-[340px]');
     expect(region.className).toContain('lg:h-[530px]');
-    expect(screen.getByRole('button', { name: 'Previous slide' }).className).toContain('w-2/12');
-    expect(screen.getByRole('button', { name: 'Next slide' }).className).toContain('w-2/12');
+    expect(utilitiesOf(screen.getByRole('button', { name: 'Previous slide' }).className)).toContain('w-2/12');
+    expect(utilitiesOf(screen.getByRole('button', { name: 'Next slide' }).className)).toContain('w-2/12');
     expect(shown()).toEqual(['Launch week']);
   });
 

@@ -9,9 +9,9 @@ export const wrapIndex = (index: number, step: number, count: number) => (count 
 
 /** pixels a touch must travel to count as a swipe */
 const SWIPE = 40;
-const EDGE = 'group absolute inset-y-0 z-20 flex w-2/12 items-center text-white focus-visible:outline-none';
-const EDGE_ICON =
-  'grid h-11 w-11 place-items-center rounded-full bg-black/25 opacity-70 ring-1 ring-white/30 backdrop-blur-sm transition group-hover:bg-black/40 group-hover:opacity-100 group-focus-visible:opacity-100 group-focus-visible:ring-2 group-focus-visible:ring-white';
+/** the edge zones and their round icons, the dots: `.slider-edge`, `.slider-dot`… in web/styles.css */
+const EDGE = 'group slider-edge';
+const EDGE_ICON = 'slider-edge-icon';
 
 /**
  * website-builder/slider 'default': a looping carousel. Edge zones (2/12 of the width each) go to
@@ -62,7 +62,7 @@ export function Slider({ row }: { row: Expanded }) {
           aria-label={w('slideOf', { n: i + 1, count })}
           aria-hidden={i !== current}
           inert={i !== current}
-          className={cn('absolute inset-0 transition-all duration-700 ease-out', i === current ? 'visible scale-100 opacity-100' : 'invisible scale-[1.02] opacity-0')}
+          className={cn('slide', i === current ? 'visible scale-100 opacity-100' : 'invisible scale-[1.02] opacity-0')}
         >
           <Variant module="website-builder" entity="slide" row={slide} />
         </div>
@@ -84,9 +84,9 @@ export function Slider({ row }: { row: Expanded }) {
                 aria-label={w('goToSlide', { n: i + 1 })}
                 aria-current={i === current ? 'true' : undefined}
                 onClick={() => setSelected(i)}
-                className="group/dot grid h-7 min-w-7 place-items-center rounded-full px-1 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-white"
+                className="group/dot slider-dot"
               >
-                <span aria-hidden className={cn('block h-2.5 rounded-full transition-all', i === current ? 'w-8 bg-white shadow-sm ring-1 ring-black/10' : 'w-2.5 bg-white/60 ring-1 ring-black/10 group-hover/dot:bg-white/90')} />
+                <span aria-hidden className={cn('slider-dot-mark', i === current ? 'w-8 bg-white shadow-sm' : 'w-2.5 bg-white/60 group-hover/dot:bg-white/90')} />
               </button>
             ))}
           </div>
