@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, Next } from 'hono';
 import { eq } from 'drizzle-orm';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
@@ -18,7 +18,8 @@ function isPageView(c: Context): boolean {
 
 /** page views: counted in memory once the page is answered (the write comes later, in a batch) */
 export function pageViews(app: Hono, recorder: Recorder) {
-  app.use('*', async function countPageViews(c, next) {
+  app.use('*', (c, next) => (c.req.method !== 'GET' || NOT_PAGES.test(c.req.path) ? next() : countPageView(c, next)));
+  async function countPageView(c: Context, next: Next) {
     await next();
     if (!isPageView(c)) return;
     let path = c.req.path;
@@ -28,7 +29,7 @@ export function pageViews(app: Hono, recorder: Recorder) {
       /* counted as asked */
     }
     recorder.record('page-view', { dimension: path.length > 1 ? path.replace(/\/+$/, '') : '/' });
-  });
+  }
 }
 
 /**

@@ -83,10 +83,11 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
   });
 
   /** plugin routes are checked here; generic CRUD routes by the authorizer, which also sees the row */
-  const middleware: MiddlewareHandler = async function authorizeRoute(c, next) {
-    // an unknown route is a 404 for everyone: only routes that exist are authorized
-    if (!crudEntityOf(ctx, c.req.path) && ctx.hasRoute?.(c.req.method, c.req.path) !== false) await decide(c, c.req.method, c.req.path);
-    await next();
+  const middleware: MiddlewareHandler = function authorizeRoute(c, next) {
+    // generic CRUD paths pass to the authorizer with no promise of their own; an unknown route is a 404 for
+    // everyone: only routes that exist are authorized
+    if (crudEntityOf(ctx, c.req.path) || ctx.hasRoute?.(c.req.method, c.req.path) === false) return next();
+    return decide(c, c.req.method, c.req.path).then(next);
   };
 
   return { decide, authorizer, middleware, caller, permits };

@@ -47,9 +47,7 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
     middleware: (ctx) => {
       const sameOrigin = sameOriginWrites(ctx.config);
       const authorize = deps(ctx).access.middleware;
-      return (c, next) => sameOrigin(c, async () => {
-        await authorize(c, next);
-      });
+      return (c, next) => sameOrigin(c, () => authorize(c, next) as Promise<void>);
     },
     routes: (app, ctx) => {
       authenticationRoutes(app, deps(ctx));

@@ -36,13 +36,13 @@ function originOf(url: string | undefined): string | undefined {
 export function sameOriginWrites(config: Config): MiddlewareHandler {
   // this server's public address and the storefronts on other hosts that CORS_ORIGINS lets in
   const allowed = new Set([new URL(config.publicUrl).origin, ...config.corsOrigins]);
-  return async function sameOrigin(c, next) {
+  return function sameOrigin(c, next) {
     if (STATE_CHANGING.has(c.req.method) && cookieAuthenticated(c)) {
       const origin = originOf(c.req.header('origin')) ?? originOf(c.req.header('referer'));
       const own = new URL(c.req.url).origin;
       const foreign = origin !== undefined ? origin !== own && !allowed.has(origin) : c.req.header('sec-fetch-site') === 'cross-site';
       if (foreign) throw new HttpError(403, 'Not authorized: a request from another origin');
     }
-    await next();
+    return next();
   };
 }
