@@ -10,10 +10,13 @@ import { useWords } from './words.js';
 /** a card of a grid (its look is `.card` in web/styles.css; `group` lets its links react to hovering the card) */
 export const CARD = 'group card';
 
-/** a widget's width and vertical rhythm; its anchor (when it has one) is the section's id */
-export function Section({ row, children, className }: { row: Expanded; children: ReactNode; className?: string }) {
+/**
+ * a widget's width and vertical rhythm; its anchor (when it has one) is the section's id. `padding` replaces the
+ * vertical padding (in `className` it would conflict with the default's, and cn does not resolve conflicts).
+ */
+export function Section({ row, children, className, padding = 'py-12 lg:py-16' }: { row: Expanded; children: ReactNode; className?: string; padding?: string }) {
   return (
-    <section id={(row.anchor as string) || undefined} className={cn('py-12 lg:py-16', row.className as string, className)}>
+    <section id={(row.anchor as string) || undefined} className={cn(padding, row.className as string, className)}>
       <div className="mx-auto max-w-7xl px-4">{children}</div>
     </section>
   );

@@ -40,10 +40,10 @@ export function LanguageSwitcher({ className, stacked = false, onNavigate }: { c
                 data-language={language}
                 onClick={onNavigate}
                 className={cn(
-                  // `.lang-link` in web/styles.css; padding and text size stay utilities, the stacked form sets its own
-                  'lang-link px-2.5 text-sm',
+                  // `.lang-link` in web/styles.css; padding and text size are the bar's or the stacked form's
+                  'lang-link',
+                  stacked ? 'px-4 text-base' : 'px-2.5 text-sm',
                   current ? 'bg-slate-900 text-white' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
-                  stacked && 'px-4 text-base',
                 )}
               >
                 {stacked ? name : <>{language.toUpperCase()}<span className="sr-only"> {name}</span></>}

@@ -8,6 +8,7 @@ export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputE
   return <input ref={ref} className={cn(base, 'h-10', className)} {...props} />;
 });
 
+/** a caller's min-h-… replaces the default height (cn does not resolve conflicts: both would be in the markup) */
 export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...props }, ref) {
-  return <textarea ref={ref} className={cn(base, 'min-h-24', className)} {...props} />;
+  return <textarea ref={ref} className={cn(base, !/(^|\s)min-h-/.test(className ?? '') && 'min-h-24', className)} {...props} />;
 });

@@ -20,7 +20,7 @@ export function CategoryListButtonDefault({ row }: { row: Expanded }) {
   const categories = targets(row, 'widgetsToCategories', 'category');
   if (!categories.length) return null;
   return (
-    <Section row={row} className="py-6 lg:py-8">
+    <Section row={row} padding="py-6 lg:py-8">
       {t(row.title) && <h2 className="mb-4 text-sm font-semibold uppercase tracking-wide text-slate-500">{t(row.title)}</h2>}
       <nav aria-label={t(row.title) || w('categories')}>
         <ul className="flex flex-wrap gap-2">

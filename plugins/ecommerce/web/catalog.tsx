@@ -1,7 +1,7 @@
 import { CardListSection } from '../../../web/storefront/blocks.js';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import {
-  attributeValue, CARD, CardGrid, categoryPath, Description, GridItem, Heading, MoreLink, ProductGrid, ProductMasonry, Section, SectionHeader,
+  attributeValue, CARD, CARD_DESCRIPTION, CardGrid, categoryPath, Description, GridItem, Heading, MoreLink, ProductGrid, ProductMasonry, Section, SectionHeader,
   storePath, usePageRow,
 } from './parts.js';
 import { useWords } from '../../../web/storefront/words.js';
@@ -15,7 +15,7 @@ function CategoryCard({ category }: { category: Expanded }) {
   return (
     <article className={CARD}>
       <h3 className="card-title">{title}</h3>
-      {subtitle ? <p className="mt-2 text-slate-600">{subtitle}</p> : <Description value={category.description} className="mt-2 line-clamp-4 text-base text-slate-600" />}
+      {subtitle ? <p className="mt-2 text-slate-600">{subtitle}</p> : <Description value={category.description} look={CARD_DESCRIPTION} className="mt-2 line-clamp-4" />}
       <div className="mt-auto pt-6">
         <MoreLink to={categoryPath(category)} label={title} />
       </div>
@@ -78,7 +78,7 @@ function StoreCard({ store }: { store: Expanded }) {
     <article className={CARD}>
       <h3 className="card-title">{title}</h3>
       <StoreAttributes store={store} />
-      <Description value={store.description} className="mt-4 text-base text-slate-600" />
+      <Description value={store.description} look={CARD_DESCRIPTION} className="mt-4" />
       <div className="mt-auto pt-6">
         <MoreLink to={storePath(store)} label={title} />
       </div>

@@ -162,6 +162,17 @@ describe('ecommerce categories and stores', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(2);
   });
 
+  it("a card's description (a category without a subtitle, a store) has one text size and one colour, the card's", () => {
+    // cn joins without resolving conflicts: 'text-lg … text-base' on one element drew the larger size
+    show(widget('category-list-default', { widgetsToCategories: [{ id: 'wc', variant: 'default', category }] }));
+    show(widget('store-list-default', { widgetsToStores: [{ id: 'ws', variant: 'default', store }] }));
+    for (const text of ['Ready-made site templates', 'Everything we make']) {
+      const classes = screen.getByText(text).parentElement!.className.split(' ');
+      expect(classes.filter((c) => /^text-(xs|sm|base|lg|\d?xl)$/.test(c)), text).toEqual(['text-base']);
+      expect(classes.filter((c) => /^text-slate-\d+$/.test(c)), text).toEqual(['text-slate-600']);
+    }
+  });
+
   it('store cards show attribute key/value pairs, the description and More', () => {
     show(widget('store-list-default', { widgetsToStores: [{ id: 'ws', variant: 'default', store }] }), page('ru'));
     const card = screen.getByRole('listitem');

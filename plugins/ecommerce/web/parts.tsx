@@ -99,10 +99,18 @@ export function Heading({ row, lead }: { row: Expanded; lead?: unknown }) {
   );
 }
 
-/** a rich-text description in the page's language */
-export function Description({ value, className }: { value: unknown; className?: string }) {
+/** the look of a description: large, on a page about the row */
+const DESCRIPTION = 'text-lg leading-relaxed text-slate-700';
+/** a card's: the size and colour of the card's other text */
+export const CARD_DESCRIPTION = 'text-base leading-relaxed text-slate-600';
+
+/**
+ * a rich-text description in the page's language. `look` replaces its size and colour (cn joins classes without
+ * resolving conflicts, so a second text size in `className` would not reliably win); `className` adds the rest.
+ */
+export function Description({ value, look = DESCRIPTION, className }: { value: unknown; look?: string; className?: string }) {
   const t = useT();
   const text = t(value);
-  return text ? <RichTextView value={text} className={cn('text-lg leading-relaxed text-slate-700', className)} /> : null;
+  return text ? <RichTextView value={text} className={cn(look, className)} /> : null;
 }
 
