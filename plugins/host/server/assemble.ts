@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Entity } from '../../../engine/model.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { expand, mergePlans, type ExpandPlan } from '../../../runtime/crud/expand.js';
@@ -45,22 +45,19 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   const { page } = resolved;
   read.add('host/page');
 
-  const ptl = table('host/pages-to-layouts');
-  const layoutLinks: Row[] = await db.select(cols('host/pages-to-layouts')).from(ptl).where(eq(ptl.pageId, page.id)).orderBy(asc(ptl.orderIndex), asc(ptl.createdAt));
-  const ltw = table('host/layouts-to-widgets');
-  const layoutWidgets: Row[] = layoutLinks.length
-    ? await db.select(cols('host/layouts-to-widgets')).from(ltw).where(inArray(ltw.layoutId, layoutLinks.map((l) => l.layoutId as string))).orderBy(asc(ltw.orderIndex), asc(ltw.createdAt))
-    : [];
+  // the links in relation order, through Repository.readIn (on SQLite, SQL text built once per shape, not per page)
+  const links = (id: string, field: string, values: unknown[]) => {
+    read.add(id);
+    return ctx.repo.readIn(db, ctx.model.byId[id], field, values, true) as Promise<Row[]>;
+  };
+  const layoutLinks = await links('host/pages-to-layouts', 'pageId', [page.id]);
+  const layoutWidgets = layoutLinks.length ? await links('host/layouts-to-widgets', 'layoutId', layoutLinks.map((l) => l.layoutId as string)) : [];
   const layoutOrder = new Map(layoutLinks.map((l, i) => [l.layoutId as string, i]));
   layoutWidgets.sort((a, b) => layoutOrder.get(a.layoutId as string)! - layoutOrder.get(b.layoutId as string)! || (a.orderIndex as number) - (b.orderIndex as number));
-  const ptw = table('host/pages-to-widgets');
-  const pageWidgets: Row[] = await db.select(cols('host/pages-to-widgets')).from(ptw).where(eq(ptw.pageId, page.id)).orderBy(asc(ptw.orderIndex), asc(ptw.createdAt));
+  const pageWidgets = await links('host/pages-to-widgets', 'pageId', [page.id]);
 
   const hostWidgetIds = [...new Set([...layoutWidgets, ...pageWidgets].map((w) => w.widgetId as string))];
-  const wte = table('host/widgets-to-external-widgets');
-  const externals: Row[] = hostWidgetIds.length
-    ? await db.select(cols('host/widgets-to-external-widgets')).from(wte).where(inArray(wte.widgetId, hostWidgetIds)).orderBy(asc(wte.orderIndex), asc(wte.createdAt))
-    : [];
+  const externals = hostWidgetIds.length ? await links('host/widgets-to-external-widgets', 'widgetId', hostWidgetIds) : [];
 
   // one query per module for its widget rows, then their relations, batched
   const rowsByModule = new Map<string, Map<string, Row>>();
@@ -69,8 +66,8 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   for (const [module, ids] of byModule) {
     const entity: Entity | undefined = ctx.model.byId[`${module}/widget`];
     if (!entity || entity.access !== 'public') continue;
-    const t = table(entity.id);
-    const rows: Row[] = await db.select(ctx.repo.publicColumns(entity)).from(t).where(inArray(t.id, [...new Set(ids)]));
+    read.add(entity.id);
+    const rows = (await ctx.repo.readIn(db, entity, 'id', [...new Set(ids)])) as Row[];
     // one walk for the module's rows: the relations any of their variants drew
     const roots = [...new Set(rows.map((r) => blockRoot(module, r.variant)))];
     const plans = roots.map((root) => planOf(entity, root));
