@@ -1,4 +1,4 @@
-import { eq, inArray, asc } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { Entity } from '../../../engine/model.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 
@@ -76,8 +76,6 @@ export async function findByUrl(ctx: PluginContext, rawUrl: string): Promise<Res
 export async function findBySegments(ctx: PluginContext, segments: string[]): Promise<Resolved | undefined> {
   const url = '/' + segments.join('/');
   const pageEntity = ctx.model.byId['host/page'];
-  const t = ctx.database.tables['host/page'];
-  const cols = ctx.repo.publicColumns(pageEntity);
   const marks = placeholders(ctx);
   const candidates = new Map<string, { index: number; mark: Placeholder } | null>([[url, null]]);
   segments.forEach((_, index) => {
@@ -87,14 +85,13 @@ export async function findBySegments(ctx: PluginContext, segments: string[]): Pr
       candidates.set('/' + s.join('/'), { index, mark });
     }
   });
-  const pages: Row[] = await ctx.database.primary.select(cols).from(t).where(inArray(t.url, [...candidates.keys()]));
+  const pages = (await ctx.repo.readIn(ctx.database.primary, pageEntity, 'url', [...candidates.keys()])) as Row[];
   const exact = pages.find((p) => p.url === url);
   if (exact) return { page: exact, params: bare(), values: bare() };
   for (const page of pages) {
     const c = candidates.get(page.url as string);
     if (!c) continue;
-    const et = ctx.database.tables[c.mark.entity.id];
-    const [row] = await ctx.database.primary.select(ctx.repo.publicColumns(c.mark.entity)).from(et).where(eq(et[c.mark.field], segments[c.index])).limit(1);
+    const [row] = (await ctx.repo.readIn(ctx.database.primary, c.mark.entity, c.mark.field, [segments[c.index]])) as Row[];
     // the value answers to either spelling of the segment (url-segment-value?segment=[blog.articles.slug])
     if (row) return { page, params: bare([[c.mark.key, row]]), values: bare(c.mark.names.map((n) => [n, segments[c.index]])) };
   }
