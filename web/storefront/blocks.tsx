@@ -1,11 +1,15 @@
 import type { ReactNode } from 'react';
-import { ArrowRight } from 'lucide-react';
+import * as arrowRight from 'lucide-react/icons/arrow-right';
 import { targets, useHref, usePage, useT, type Expanded } from './context.js';
 import { RichTextView } from '../ui/rich-text-view.js';
 import { cn } from '../ui/cn.js';
+import { lucideIcon } from '../ui/icon.js';
 import { useWords } from './words.js';
 
 /** the building blocks widgets of every module share: section rhythm, headers, card grids, links */
+
+/** lucide's arrow, drawn by its shapes alone (web/ui/icon.tsx): a list page repeats it on every card */
+const ArrowRight = lucideIcon(arrowRight);
 
 /** a card of a grid (its look is `.card` in web/styles.css; `group` lets its links react to hovering the card) */
 export const CARD = 'group card';
@@ -69,7 +73,7 @@ export function MoreLink({ to, children, label, className }: { to: string; child
     <a href={href(to)} aria-label={named ? `${text}: ${label}` : undefined} className={cn('more-link', className)}>
       {text}
       {label && !named && <span className="sr-only">: {label}</span>}
-      <ArrowRight aria-hidden className="arrow-nudge" />
+      <ArrowRight className="arrow-nudge" />
     </a>
   );
 }

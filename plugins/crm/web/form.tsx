@@ -1,16 +1,20 @@
 import { useState, type FormEvent } from 'react';
-import { Loader2, Send } from 'lucide-react';
+import * as loaderCircle from 'lucide-react/icons/loader-circle';
+import * as send from 'lucide-react/icons/send';
 import { toast } from 'sonner';
 import { createHttp } from '../../../runtime/client/index.js';
 import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { Button } from '../../../web/ui/button.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
+import { lucideIcon } from '../../../web/ui/icon.js';
 import { useCurrentSubject, useSubject } from '../../rbac/web/session.js';
 import { useWords } from '../../../web/storefront/words.js';
 import { useCrmWords } from './words.js';
 
 const http = createHttp({ baseUrl: '' });
+const Loader2 = lucideIcon(loaderCircle);
+const Send = lucideIcon(send);
 
 /** where a form's requests go (spec §7) */
 export const requestsPath = (formId: string) => `/api/crm/forms/${encodeURIComponent(formId)}/requests`;
@@ -85,7 +89,7 @@ export function CrmFormDefault({ row }: { row: Expanded }) {
         ))}
       </div>
       <Button type="submit" variant="primary" disabled={pending} className="w-full sm:w-auto sm:self-start">
-        {pending ? <Loader2 aria-hidden className="h-4 w-4 animate-spin" /> : <Send aria-hidden className="h-4 w-4" />}
+        {pending ? <Loader2 className="h-4 w-4 animate-spin" /> : <Send className="h-4 w-4" />}
         {pending ? sw('sending') : sw('submit')}
       </Button>
       {status === 'signed-in' && me && <p className="-mt-3 text-xs text-slate-500">{w('signedIn')}</p>}

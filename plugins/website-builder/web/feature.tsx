@@ -1,13 +1,23 @@
 import { useState } from 'react';
-import { ArrowRight, Briefcase, Code2, Layers, LayoutTemplate, Palette, Rocket, Sparkles } from 'lucide-react';
+import * as arrowRight from 'lucide-react/icons/arrow-right';
+import * as briefcase from 'lucide-react/icons/briefcase';
+import * as codeXml from 'lucide-react/icons/code-xml';
+import * as layers from 'lucide-react/icons/layers';
+import * as layoutTemplate from 'lucide-react/icons/layout-template';
+import * as palette from 'lucide-react/icons/palette';
+import * as rocket from 'lucide-react/icons/rocket';
+import * as sparkles from 'lucide-react/icons/sparkles';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import { Button } from '../../../web/ui/button.js';
 import { cn } from '../../../web/ui/cn.js';
+import { lucideIcon } from '../../../web/ui/icon.js';
 import { Dialog } from '../../../web/ui/dialog.js';
 import { RichTextView, parseRichText, plainText } from '../../../web/ui/rich-text-view.js';
 import { ButtonsArrays, FileItems, Placeholder, hashOf, hasRichText, str, useWords } from './shared.js';
 
-const ICONS = [Sparkles, LayoutTemplate, Code2, Rocket, Layers, Palette];
+const ICONS = [sparkles, layoutTemplate, codeXml, rocket, layers, palette].map(lucideIcon);
+const Briefcase = lucideIcon(briefcase);
+const ArrowRight = lucideIcon(arrowRight);
 const filesOf = (row: Expanded) => targets(row, 'featuresToFileStorageModuleFiles', 'fileStorageModuleFile');
 
 /** website-builder/feature 'default': a card with its first file (or a gradient), title, subtitle, description and buttons */
@@ -77,7 +87,7 @@ export function VacancyCard({ row }: { row: Expanded }) {
           trigger={
             <Button variant="outline" className="group" aria-label={title ? `${words('details')}: ${title}` : undefined}>
               {words('details')}
-              <ArrowRight aria-hidden className="arrow-nudge" />
+              <ArrowRight className="arrow-nudge" />
             </Button>
           }
         >

@@ -1,12 +1,17 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Menu, X } from 'lucide-react';
+import * as menuIcon from 'lucide-react/icons/menu';
+import * as xIcon from 'lucide-react/icons/x';
 import { targets, usePage, useLink, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
+import { lucideIcon } from '../../../web/ui/icon.js';
 import { HeaderItems, useHasHeaderItems, type HeaderComponent } from '../../../web/storefront/page.js';
 import { LanguageSwitcher } from '../../../web/storefront/language-switcher.js';
 import { useWebsiteBuilderWords } from './words.js';
 import { externalProps } from './button.js';
 import { allButtons, str } from './shared.js';
+
+const Menu = lucideIcon(menuIcon);
+const X = lucideIcon(xIcon);
 
 /** the lg breakpoint: at and above it the links are inline and the menu closes */
 const LARGE = '(min-width: 1024px)';
@@ -104,7 +109,7 @@ export const NavbarWidget: HeaderComponent = function NavbarWidget({ row }: { ro
             onClick={() => setOpen((v) => !v)}
             className="-mr-2 inline-flex h-10 w-10 items-center justify-center rounded-md text-slate-700 transition-colors hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 lg:hidden"
           >
-            {open ? <X aria-hidden className="h-6 w-6" /> : <Menu aria-hidden className="h-6 w-6" />}
+            {open ? <X className="h-6 w-6" /> : <Menu className="h-6 w-6" />}
           </button>
         )}
       </div>

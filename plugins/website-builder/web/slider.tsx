@@ -1,11 +1,16 @@
 import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
+import * as chevronLeft from 'lucide-react/icons/chevron-left';
+import * as chevronRight from 'lucide-react/icons/chevron-right';
 import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
+import { lucideIcon } from '../../../web/ui/icon.js';
 import { str, useWords } from './shared.js';
 
 /** the index `step` slides away from `index`, wrapping around both ways */
 export const wrapIndex = (index: number, step: number, count: number) => (count ? (((index + step) % count) + count) % count : 0);
+
+const ChevronLeft = lucideIcon(chevronLeft);
+const ChevronRight = lucideIcon(chevronRight);
 
 /** pixels a touch must travel to count as a swipe */
 const SWIPE = 40;
@@ -70,10 +75,10 @@ export function Slider({ row }: { row: Expanded }) {
       {count > 1 && (
         <>
           <button type="button" aria-label={w('previousSlide')} onClick={() => go(-1)} className={cn(EDGE, 'left-0 justify-start pl-3 lg:pl-6')}>
-            <span className={EDGE_ICON}><ChevronLeft aria-hidden className="h-6 w-6" /></span>
+            <span className={EDGE_ICON}><ChevronLeft className="h-6 w-6" /></span>
           </button>
           <button type="button" aria-label={w('nextSlide')} onClick={() => go(1)} className={cn(EDGE, 'right-0 justify-end pr-3 lg:pr-6')}>
-            <span className={EDGE_ICON}><ChevronRight aria-hidden className="h-6 w-6" /></span>
+            <span className={EDGE_ICON}><ChevronRight className="h-6 w-6" /></span>
           </button>
           <div className="absolute inset-x-0 bottom-2 z-30 flex justify-center gap-1">
             {slides.map((slide, i) => (
