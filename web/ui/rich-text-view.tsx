@@ -93,6 +93,23 @@ function renderNode(node: unknown, key: number, depth: number): ReactNode {
 
 /** renders a stored value through an allow-list of node and mark types, never as HTML */
 export function RichTextView({ value, className }: { value: string | null | undefined; className?: string }) {
-  return <div className={cn(PROSE, className)}>{renderNode(parseRichText(value), 0, 0)}</div>;
+  return <div className={cn(PROSE, className)}>{drawn(value)}</div>;
+}
+
+/**
+ * The drawn tree of a stored value, kept by the value: React elements never change once made, so the same text drawn
+ * again (every render of a page, every card of a list) is parsed and walked once. Bounded: cleared when full.
+ */
+const DRAWN_KEPT = 500;
+const drawnByValue = new Map<string, ReactNode>();
+function drawn(value: string | null | undefined): ReactNode {
+  if (!value) return renderNode(EMPTY_DOC, 0, 0);
+  let tree = drawnByValue.get(value);
+  if (tree === undefined) {
+    tree = renderNode(parseRichText(value), 0, 0);
+    if (drawnByValue.size >= DRAWN_KEPT) drawnByValue.clear();
+    drawnByValue.set(value, tree);
+  }
+  return tree;
 }
 
