@@ -126,6 +126,24 @@ describe('storefront pages', () => {
     expect(slides.every((s: Record<string, unknown>) => s.title)).toBe(true);
   });
 
+  it('the page data is all the browser draws from: drawing each page again from it alone gives the markup the server sent', async () => {
+    // what hydration needs (web/storefront/main.tsx renders the same tree from the same data): a field the server's
+    // render read but the page data left out, or one the browser reads that the server did not, would differ here
+    const { createElement } = await import('react');
+    const { renderToString } = await import('react-dom/server');
+    const { PageView } = await import('../../web/storefront/page.js');
+    const { StorefrontShell } = await import('../../web/storefront/shell.js');
+    const { registerPluginVariants } = await import('../../plugins/web.js');
+    await registerPluginVariants();
+    for (const path of ['/', '/ru', '/blog', '/ecommerce', '/careers', '/blog/articles/launch-week', '/ru/ecommerce/products/shop-template', '/ecommerce/stores']) {
+      const html = (await get(path)).html;
+      const root = html.slice(html.indexOf('<div id="root">') + '<div id="root">'.length, html.indexOf('</div>\n    <script id="__PAGE__"'));
+      const data = JSON.parse(html.match(/<script id="__PAGE__" type="application\/json">(.*?)<\/script>/s)![1]);
+      expect(data.title ?? data.meta, `${path}: the head is in the HTML, not in the page data`).toBeUndefined();
+      expect(renderToString(createElement(StorefrontShell, null, createElement(PageView, { data }))), path).toBe(root);
+    }
+  });
+
   it("beside the storefront's catch-all, an unknown API route is a 404 for a visitor, not a 401 asking to sign in", async () => {
     for (const path of ['/api/ecommerce/nonsense', '/api/ecommerce/attribute-keies', '/api/nothing/here']) {
       expect((await fetch(server.url + path)).status, path).toBe(404);

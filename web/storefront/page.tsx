@@ -6,15 +6,16 @@ import { useWords } from './words.js';
 
 /** one widget slot of a page: a host widget pointing at a module's widget */
 export interface Block {
-  /** the host widget's id */
+  /** its key among the page's blocks (assemble.ts blockKey: short, from the link rows that place it) */
   id: string;
   module: string;
   widget: Expanded;
 }
 
-/** everything a storefront page renders from; the server fills it, the browser hydrates from it */
+/** everything a storefront page is drawn from; the server fills it, the browser hydrates from it (`ShippedPage`) */
 export interface PageData {
   context: PageContext;
+  /** the head's: the document's <title> and <meta> tags; not in the page data it ships (no render reads them) */
   title: string;
   meta: Record<string, string>;
   /** layout widgets before the page's own, the page's own, layout widgets after */
@@ -32,6 +33,9 @@ export interface PageData {
    */
   chunks?: string[];
 }
+
+/** what a page's document ships for the browser to render from (its page data): all but the head, which the HTML has */
+export type ShippedPage = Omit<PageData, 'title' | 'meta'>;
 
 /**
  * A widget component that is the site's header marks itself `header = true` (the navbar): the layout
@@ -95,7 +99,7 @@ function PageError({ builtIn }: { builtIn: boolean }) {
  * A page: the layout's widgets around the page's own, each drawn by its module's variant. An error page
  * adds the global error screen, which revalidates and reloads once; a page that rendered clears that retry.
  */
-export function PageView({ data }: { data: PageData }) {
+export function PageView({ data }: { data: ShippedPage }) {
   const builtIn = data.error && !data.before.length && !data.content.length && !data.after.length;
   return (
     <PageProvider value={data.context}>

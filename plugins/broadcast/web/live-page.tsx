@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { PageView, type PageData } from '../../../web/storefront/page.js';
+import { PageView, type ShippedPage } from '../../../web/storefront/page.js';
 import { listenToRevalidation } from './live.js';
 
 /** the page data a server-rendered document carries (the JSON data block the storefront hydrates from) */
-export function pageDataIn(html: string): PageData | undefined {
+export function pageDataIn(html: string): ShippedPage | undefined {
   const m = /<script id="__PAGE__" type="application\/json">([\s\S]*?)<\/script>/.exec(html);
   if (!m) return undefined;
   try {
-    return JSON.parse(m[1]) as PageData;
+    return JSON.parse(m[1]) as ShippedPage;
   } catch {
     return undefined;
   }
@@ -18,7 +18,7 @@ export function pageDataIn(html: string): PageData | undefined {
  * again (the server's page cache answers at once when nothing the page reads has changed) and shows the new
  * data if it differs. Renders exactly what PageView renders, so it hydrates the server's HTML.
  */
-export function LivePage({ initial }: { initial: PageData }) {
+export function LivePage({ initial }: { initial: ShippedPage }) {
   const [data, setData] = useState(initial);
   const current = useRef(JSON.stringify(initial));
   useEffect(() => {

@@ -19,6 +19,18 @@ export interface UsedPlan {
 
 type Row = Record<string, unknown> & { id: string };
 
+/**
+ * A block's key among the page's blocks (React's, nothing else reads it): stable, from the two link rows that place
+ * it (the page's or layout's link to the host widget, the host widget's to the module's), and short, since every
+ * page ships it: a 32-bit FNV-1a hash of the two ids in base 36 (a collision, most unlikely, would only make React
+ * warn of a repeated key).
+ */
+export function blockKey(placement: string, external: string): string {
+  let h = 0x811c9dc5;
+  for (const c of `${placement}:${external}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
 const META_FIELDS: Record<string, string> = {
   description: 'description', keywords: 'keywords', author: 'author', viewport: 'viewport',
   opengraphTitle: 'og:title', opengraphDescription: 'og:description', opengraphUrl: 'og:url', opengraphType: 'og:type',
@@ -81,7 +93,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     links.flatMap((link) =>
       externals
         .filter((x) => x.widgetId === link.widgetId)
-        .map((x) => ({ id: `${link.id}:${x.id}`, module: x.externalModule as string, widget: rowsByModule.get(x.externalModule as string)?.get(x.externalWidgetId as string) as Expanded }))
+        .map((x) => ({ id: blockKey(link.id, x.id), module: x.externalModule as string, widget: rowsByModule.get(x.externalModule as string)?.get(x.externalWidgetId as string) as Expanded }))
         .filter((b) => b.widget),
     );
 

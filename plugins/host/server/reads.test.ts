@@ -21,18 +21,20 @@ describe('the page data keeps what the render read', () => {
     widgetsToProducts: [{ product: { id: 'p1', title: { en: 'P' } } }],
   });
 
-  it('a field read on one row of a list is kept on every row; unread fields and relations go; id and variant stay', () => {
+  it('a field read on one row of a list is kept on every row; unread fields and relations go; id stays, variant when read', () => {
     const data = page(widget());
     const reads = readTracker();
     const seen = reads.watched(data);
     const w = seen.content[0].widget as Record<string, any>;
     void w.title.en;
+    void w.variant;
     // only the first slide is drawn (a slider), but every slide keeps its title for later
     void w.widgetsToSlides.map((l: any) => l).slice(0, 1).forEach((l: any) => l.slide.title.en);
     const kept = reads.kept(data).content[0].widget as Record<string, any>;
     expect(kept).toEqual({
       id: 'w1', variant: 'slides', title: { en: 'Hello' },
-      widgetsToSlides: [{ slide: { id: 's1', variant: 'default', title: { en: 'One' } } }, { slide: { id: 's2', variant: 'default', title: { en: 'Two' } } }],
+      // the slides' variants were not read (no Variant drew them): they are not shipped
+      widgetsToSlides: [{ slide: { id: 's1', title: { en: 'One' } } }, { slide: { id: 's2', title: { en: 'Two' } } }],
     });
     // the data rendered from is not changed
     expect(data.content[0].widget).toEqual(widget());

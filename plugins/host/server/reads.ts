@@ -1,12 +1,16 @@
-import type { Block, PageData } from '../../../web/storefront/page.js';
+import type { Block, PageData, ShippedPage } from '../../../web/storefront/page.js';
 import type { Expanded } from '../../../web/storefront/context.js';
 import type { Entity, Model } from '../../../engine/model.js';
 import { linksOf, type ExpandPlan } from '../../../runtime/crud/expand.js';
 
 type Obj = Record<string | symbol, unknown>;
 
-/** fields every row keeps whatever a render read: what names it and picks its component */
-const ALWAYS = new Set(['id', 'variant']);
+/**
+ * what every row keeps whatever a render read: its id, which widgets use after rendering too (to post a form, add to
+ * a cart) and may not read while rendering on the server (a signed-in subject's cart is the browser's). Its variant
+ * is kept where a render read it (`Variant` picks a component by it), like any other field.
+ */
+const ALWAYS = new Set(['id']);
 
 /**
  * What the page data ships: the fields its widgets read while the server rendered it (issue 11: the page data
@@ -17,7 +21,8 @@ const ALWAYS = new Set(['id', 'variant']);
  * fields and reads the same ones: a render is a function of its data.
  *
  * A widget that reads a field only after hydration (in an effect or an event handler) must read it while rendering
- * too (compute it at the top of the component), or it is not shipped; `id` and `variant` always are.
+ * too (compute it at the top of the component), or it is not shipped; `id` always is. The head (title, meta) is in
+ * the HTML and not in the page data.
  */
 /** where a widget row's reads are noted: its module and variant */
 export const blockRoot = (module: string, variant: unknown) => `${module}:${String(variant)}`;
@@ -83,10 +88,11 @@ export function readTracker() {
         after: blocks(data.after, (b) => watch(b.widget, root(b))),
       };
     },
-    /** the same data with only the fields the render read (the original is not changed) */
-    kept(data: PageData): PageData {
+    /** the same data with only the fields the render read, and not the head (the original is not changed) */
+    kept(data: PageData): ShippedPage {
+      const { title: _title, meta: _meta, ...page } = data;
       return {
-        ...data,
+        ...page,
         context: { ...data.context, params: params(data.context.params, (row, key) => keep(row, rootOf(key)) as Expanded) },
         before: blocks(data.before, (b) => keep(b.widget, root(b)) as Expanded),
         content: blocks(data.content, (b) => keep(b.widget, root(b)) as Expanded),
