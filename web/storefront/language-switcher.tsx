@@ -46,7 +46,7 @@ export function LanguageSwitcher({ className, stacked = false, onNavigate }: { c
                   current ? 'bg-slate-900 text-white' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
                 )}
               >
-                {stacked ? name : <>{language.toUpperCase()}<span className="sr-only"> {name}</span></>}
+                {stacked ? name : <>{language.toUpperCase()}<span className="sr-only">{` ${name}`}</span></>}
               </a>
             </li>
           );

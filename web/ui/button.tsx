@@ -26,7 +26,8 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       ref={ref}
       type={type}
       className={cn(
-        'inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:pointer-events-none disabled:opacity-50',
+        // `.button` in web/styles.css: display, alignment, radius, weight, focus ring, disabled look
+        'button',
         size === 'sm' ? 'h-8 px-3 text-sm' : size === 'icon' ? 'h-9 w-9' : 'h-10 px-4 text-sm',
         BUTTON_VARIANTS[variant],
         className,

@@ -3,8 +3,8 @@ import { BUTTON_VARIANTS, type ButtonVariant } from '../../../web/ui/button.js';
 import { cn } from '../../../web/ui/cn.js';
 import { buttonsOf, str } from './shared.js';
 
-/** the same look as web/ui/button.tsx's Button, on a link (`.btn` in web/styles.css; the padding is a utility, 'link' sets its own) */
-export const LINK_BUTTON_BASE = 'btn px-4';
+/** the same look as web/ui/button.tsx's Button, on a link (`.button-link` in web/styles.css; the padding is a utility, 'link' sets its own) */
+export const LINK_BUTTON_BASE = 'button-link px-4';
 
 /** text colours for the variants that inherit theirs, so they stay readable on dark banners */
 const TEXT: Partial<Record<ButtonVariant, string>> = { outline: 'text-slate-900', ghost: 'hover:text-slate-900' };

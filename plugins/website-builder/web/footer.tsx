@@ -49,7 +49,7 @@ export function FooterWidget({ row }: { row: Expanded }) {
           )}
         </div>
         <p className="mt-12 border-t border-slate-200 pt-6 text-sm text-slate-500">
-          © {title ? `${title}. ` : ''}{words('rights')}
+          {`© ${title ? `${title}. ` : ''}${words('rights')}`}
         </p>
       </div>
     </footer>
