@@ -34,6 +34,7 @@ export interface Placeholder {
   field: string;
 }
 
+const placeholdersByModel = new WeakMap<object, Placeholder[]>();
 /**
  * The entity segments a page url may hold: '[<module>.<entity>.<field>]', or the route form
  * '[<module>.<route>.<field>]' (reference content writes '[blog.articles.slug]'), for every public entity's
@@ -41,6 +42,13 @@ export interface Placeholder {
  * not a scan of the pages.
  */
 export function placeholders(ctx: PluginContext): Placeholder[] {
+  let found = placeholdersByModel.get(ctx.model);
+  if (!found) placeholdersByModel.set(ctx.model, (found = placeholdersOf(ctx)));
+  return found;
+}
+
+/** every placeholder the model allows (placeholders: once per model) */
+function placeholdersOf(ctx: PluginContext): Placeholder[] {
   return ctx.model.entities.flatMap((e) =>
     e.access !== 'public'
       ? []
