@@ -102,8 +102,9 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   modelRoute(app, model, (c) => ctx.caller(c));
   for (const p of plugins) p.routes?.(app, ctx);
   app.route('/api', crudRoutes({ model, repo, authorize, caller: (c) => ctx.caller(c), policy }));
-  let matcher: ((method: string, path: string) => boolean) | undefined;
-  ctx.hasRoute = (method, path) => (matcher ??= routeMatcher(app.routes, model))(method, path);
+  let matcher: ReturnType<typeof routeMatcher> | undefined;
+  ctx.hasRoute = (method, path) => (matcher ??= routeMatcher(app.routes, model)).known(method, path);
+  ctx.hasDeclaredRoute = (method, path) => (matcher ??= routeMatcher(app.routes, model)).declared(method, path);
   /** the start of a shutdown: long-lived answers end (ctx.closing) */
   const shutdown = () => closing.abort();
   return { app, repo, ctx, policy, log: logger, shutdown };

@@ -29,6 +29,8 @@ export interface PluginContext {
   privileged: (c: Context) => Promise<boolean>;
   /** whether the app has a route for METHOD PATH (set once every route is mounted) */
   hasRoute?: (method: string, path: string) => boolean;
+  /** whether a route other than the generic CRUD routes answers METHOD PATH (set once every route is mounted) */
+  hasDeclaredRoute?: (method: string, path: string) => boolean;
   /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
   services: Record<string, unknown>;
   /**

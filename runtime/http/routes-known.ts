@@ -25,11 +25,16 @@ export function routeMatcher(routes: { method: string; path: string }[], model: 
     .filter((r) => r.method !== 'ALL' && !r.path.startsWith('/api/:module/:route'))
     .map((r) => ({ method: r.method, re: toRegex(r.path), api: r.path.startsWith('/api') }));
   const entities = new Set(model.entities.map((e) => `${e.module}/${e.route}`));
-  return (method: string, path: string): boolean => {
+  /** a route a plugin (or the app) declared answers METHOD PATH: the generic CRUD routes left out */
+  const declared = (method: string, path: string): boolean => {
     const m = method === 'HEAD' ? 'GET' : method;
     const underApi = path === '/api' || path.startsWith('/api/');
-    if (patterns.some((p) => p.method === m && (p.api || !underApi) && p.re.test(path))) return true;
+    return patterns.some((p) => p.method === m && (p.api || !underApi) && p.re.test(path));
+  };
+  const known = (method: string, path: string): boolean => {
+    if (declared(method, path)) return true;
     const [api, module, route, ...rest] = path.split('/').filter(Boolean);
     return api === 'api' && entities.has(`${module}/${route}`) && rest.length <= 1;
   };
+  return { known, declared };
 }

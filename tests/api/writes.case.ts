@@ -108,6 +108,13 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       const r = await t.call('GET', `${P}/42`);
       expect(r.status).toBe(400);
       expect(r.body.message).toBe("id must be a UUID, got '42'");
+      // a visitor gets the same 400 (the shape of a path is no secret), not a 401 that asks them to sign in; a write
+      // to a well-formed id still asks
+      for (const method of ['GET', 'PATCH']) {
+        const visitor = await t.call(method, `${P}/not-a-uuid`, method === 'PATCH' ? { data: {} } : undefined, { auth: false });
+        expect(visitor, method).toMatchObject({ status: 400, body: { message: "id must be a UUID, got 'not-a-uuid'" } });
+      }
+      expect((await t.call('PATCH', `${P}/${UNKNOWN_ID}`, { data: {} }, { auth: false })).status).toBe(401);
       expect((await t.call('GET', '/api/nope/things')).status).toBe(404);
     });
 

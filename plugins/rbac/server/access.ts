@@ -24,24 +24,26 @@ const CRUD_SUFFIXES = new Set(['count', 'bulk', 'find-or-create']);
 const routeIndex = new WeakMap<object, Map<string, Entity>>();
 
 /** the last path asked about (the route middleware and the authorizer ask about the same path, one after the other) */
-let last: { model: object; path: string; entity: Entity | undefined } | undefined;
+let last: { model: object; method: string; path: string; entity: Entity | undefined } | undefined;
 
 /** the entity a generic CRUD path addresses, when it is one */
-export function crudEntityOf(ctx: PluginContext, path: string): Entity | undefined {
-  if (last && last.path === path && last.model === ctx.model) return last.entity;
-  const entity = findCrudEntity(ctx, path);
-  last = { model: ctx.model, path, entity };
+export function crudEntityOf(ctx: PluginContext, method: string, path: string): Entity | undefined {
+  if (last && last.path === path && last.method === method && last.model === ctx.model) return last.entity;
+  const entity = findCrudEntity(ctx, method, path);
+  last = { model: ctx.model, method, path, entity };
   return entity;
 }
 
-function findCrudEntity(ctx: PluginContext, path: string): Entity | undefined {
+function findCrudEntity(ctx: PluginContext, method: string, path: string): Entity | undefined {
   const [api, module, route, ...rest] = path.split('?')[0].split('/').filter(Boolean);
   if (api !== 'api' || rest.length > 1) return undefined;
   let index = routeIndex.get(ctx.model);
   if (!index) routeIndex.set(ctx.model, (index = new Map(ctx.model.entities.map((e) => [`${e.module}/${e.route}`, e]))));
   const entity = index.get(`${module}/${route}`);
   if (!entity) return undefined;
-  if (rest.length === 1 && !CRUD_SUFFIXES.has(rest[0]) && !UUID_RE.test(rest[0])) return undefined;
+  // any other last segment is a plugin's route when one is declared there, else the generic item route's, which
+  // answers 400 for an id that is not a UUID (whoever asks: the shape of a path is no secret)
+  if (rest.length === 1 && !CRUD_SUFFIXES.has(rest[0]) && !UUID_RE.test(rest[0]) && ctx.hasDeclaredRoute?.(method, path) !== false) return undefined;
   return entity;
 }
 
@@ -53,7 +55,7 @@ function findCrudEntity(ctx: PluginContext, path: string): Entity | undefined {
  */
 export function createAccess(ctx: PluginContext, accounts: Accounts) {
   async function decide(c: Context, method: string, path: string): Promise<void> {
-    const entity = crudEntityOf(ctx, path);
+    const entity = crudEntityOf(ctx, method, path);
     if (entity && entity.access === 'public' && method === 'GET') return;
     const p = await principalOf(c, ctx, accounts);
     if (isPrivileged(p)) return;
@@ -86,7 +88,7 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
   const middleware: MiddlewareHandler = function authorizeRoute(c, next) {
     // generic CRUD paths pass to the authorizer with no promise of their own; an unknown route is a 404 for
     // everyone: only routes that exist are authorized
-    if (crudEntityOf(ctx, c.req.path) || ctx.hasRoute?.(c.req.method, c.req.path) === false) return next();
+    if (crudEntityOf(ctx, c.req.method, c.req.path) || ctx.hasRoute?.(c.req.method, c.req.path) === false) return next();
     return decide(c, c.req.method, c.req.path).then(next);
   };
 
