@@ -278,6 +278,40 @@ describe('storefront pages', () => {
     expect(r.html).toContain('\\u003c/script\\u003e');
   });
 
+  it("a page's own metadata goes over the site's, in link order; the site's is the first primary made", async () => {
+    const careers = (await server.api('GET', '/api/host/pages/find-by-url?url=/careers')).body.data;
+    const made: string[] = [];
+    const make = async (data: Record<string, unknown>) => {
+      const r = await server.system('POST', '/api/host/metadata', { data });
+      expect(r.status).toBe(201);
+      made.push(r.body.data.id);
+      return r.body.data.id as string;
+    };
+    const links: string[] = [];
+    try {
+      await make({ adminTitle: 'Later site', slug: 'later-site', variant: 'primary', title: 'Not the site title', description: 'Not the site description' });
+      const first = await make({ adminTitle: 'Careers', slug: 'careers-meta', variant: 'default', title: 'Careers', description: 'Open roles at Studio', twitterCard: 'summary' });
+      const second = await make({ adminTitle: 'Careers 2', slug: 'careers-meta-2', variant: 'default', title: 'Careers 2', keywords: 'jobs, careers', twitterCard: 'app' });
+      for (const [metadataId, orderIndex] of [[second, 2], [first, 1]] as const) {
+        const r = await server.system('POST', '/api/host/pages-to-metadata', { data: { pageId: careers.id, metadataId, orderIndex } });
+        expect(r.status).toBe(201);
+        links.push(r.body.data.id);
+      }
+      const html = (await get('/careers')).html;
+      expect(html).toContain('<meta name="description" content="Open roles at Studio">');
+      expect(html).toContain('<meta name="keywords" content="jobs, careers">');
+      // both set twitter:card: the later link wins
+      expect(html).toContain('<meta name="twitter:card" content="app">');
+      // the rest is the first primary's
+      expect(html).toContain('<meta property="og:site_name" content="Studio">');
+      expect(html).toMatch(/<title>[^<]* \| Studio — site templates<\/title>/);
+      expect(html).not.toContain('Not the site');
+    } finally {
+      for (const id of links) await server.system('DELETE', `/api/host/pages-to-metadata/${id}`);
+      for (const id of made) await server.system('DELETE', `/api/host/metadata/${id}`);
+    }
+  });
+
   it('caches pages for visitors, drops them when what they show changes, and on revalidation', async () => {
     await get('/');
     expect((await get('/')).cache).toBe('hit');

@@ -1,4 +1,3 @@
-import { asc, eq } from 'drizzle-orm';
 import type { Entity } from '../../../engine/model.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { expand, mergePlans, type ExpandPlan } from '../../../runtime/crud/expand.js';
@@ -31,6 +30,12 @@ export function blockKey(placement: string, external: string): string {
   return (h >>> 0).toString(36);
 }
 
+/** the first row made (then by id, so that the choice is the same on every read) */
+const earlier = (a: Row, b: Row) => {
+  const at = (r: Row) => (r.createdAt instanceof Date ? r.createdAt.getTime() : Number(r.createdAt ?? 0));
+  return at(a) < at(b) || (at(a) === at(b) && a.id < b.id);
+};
+
 const META_FIELDS: Record<string, string> = {
   description: 'description', keywords: 'keywords', author: 'author', viewport: 'viewport',
   opengraphTitle: 'og:title', opengraphDescription: 'og:description', opengraphUrl: 'og:url', opengraphType: 'og:type',
@@ -49,11 +54,6 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   const used: UsedPlan[] = [];
   // from the primary: the page may be cached, and must not keep what a lagging read replica says
   const db = ctx.database.primary;
-  const table = (id: string) => {
-    read.add(id);
-    return ctx.database.tables[id];
-  };
-  const cols = (id: string) => ctx.repo.publicColumns(ctx.model.byId[id]);
   const { page } = resolved;
   read.add('host/page');
 
@@ -110,13 +110,19 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   }
 
   // site-wide metadata (variant 'primary'), then the page's own over it
-  const mt = table('host/metadata');
-  const [site]: Row[] = await db.select(cols('host/metadata')).from(mt).where(eq(mt.variant, 'primary')).orderBy(asc(mt.createdAt)).limit(1);
-  const ptm = table('host/pages-to-metadata');
-  const own: Row[] = await db.select(cols('host/metadata')).from(mt).innerJoin(ptm, eq(ptm.metadataId, mt.id)).where(eq(ptm.pageId, page.id)).orderBy(asc(ptm.orderIndex));
+  // (through readIn too: the metadata has some thirty columns, and building their select each time cost more than
+  // running it)
+  const metadata = ctx.model.byId['host/metadata'];
+  read.add(metadata.id);
+  const primaries = (await ctx.repo.readIn(db, metadata, 'variant', ['primary'])) as Row[];
+  const site = primaries.reduce<Row | undefined>((first, m) => (!first || earlier(m, first) ? m : first), undefined);
+  const metaLinks = await links('host/pages-to-metadata', 'pageId', [page.id]);
+  const ownRows = metaLinks.length ? ((await ctx.repo.readIn(db, metadata, 'id', [...new Set(metaLinks.map((l) => l.metadataId as string))])) as Row[]) : [];
+  const ownById = new Map(ownRows.map((m) => [m.id, m]));
+  const own = metaLinks.map((l) => ownById.get(l.metadataId as string)).filter((m): m is Row => !!m);
   const meta: Record<string, string> = {};
   let siteTitle = '';
-  for (const m of [site, ...own].filter(Boolean)) {
+  for (const m of [site, ...own].filter((m): m is Row => !!m)) {
     if (m === site) siteTitle = (m.title as string) ?? '';
     for (const [field, name] of Object.entries(META_FIELDS)) if (typeof m[field] === 'string' && m[field]) meta[name] = m[field] as string;
   }

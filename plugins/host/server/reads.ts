@@ -29,44 +29,87 @@ export const blockRoot = (module: string, variant: unknown) => `${module}:${Stri
 /** where the reads of a row the url names are noted: its key ('blog.article'), with no dot in it */
 export const paramRoot = (key: string) => `param:${key.replace('.', '/')}`;
 
+/** a place reads are noted at: a root, then a field, a relation, an end, a field… (`path` spells it out) */
+interface ReadNode {
+  path: string;
+  /** the row was enumerated: everything under it is kept */
+  all: boolean;
+  children: Map<string, ReadNode>;
+}
+const NOTHING_READ: ReadNode = { path: '', all: false, children: new Map() };
+
 export function readTracker() {
   const read = new Set<string>();
-  const proxies = new WeakMap<object, Map<string, unknown>>();
+  const roots = new Map<string, ReadNode>();
+  const proxies = new WeakMap<object, Map<ReadNode, unknown>>();
 
-  function watch<T>(value: T, path: string): T {
+  const rootNode = (path: string) => {
+    let node = roots.get(path);
+    if (!node) roots.set(path, (node = { path, all: false, children: new Map() }));
+    return node;
+  };
+  /** the node of a field under `parent`, noted as read the first time (its path is spelled once per render) */
+  const childNode = (parent: ReadNode, key: string) => {
+    let node = parent.children.get(key);
+    if (!node) {
+      node = { path: `${parent.path}.${key}`, all: false, children: new Map() };
+      parent.children.set(key, node);
+      read.add(node.path);
+    }
+    return node;
+  };
+
+  function watch<T>(value: T, node: ReadNode): T {
     if (!value || typeof value !== 'object') return value;
-    let byPath = proxies.get(value);
-    if (!byPath) proxies.set(value, (byPath = new Map()));
-    const known = byPath.get(path);
+    let byNode = proxies.get(value);
+    if (!byNode) proxies.set(value, (byNode = new Map()));
+    const known = byNode.get(node);
     if (known) return known as T;
     const list = Array.isArray(value);
+    // what each property gave the render, watched: page data is not changed while it renders, so a second read of
+    // a property is one lookup (a render reads the same fields many times: a title per language check, a url per link)
+    const given = new Map<string, unknown>();
     const proxy = new Proxy(value as Obj, {
       get(target, prop, receiver) {
+        if (typeof prop === 'symbol') return Reflect.get(target, prop, receiver);
+        const seen = given.get(prop);
+        if (seen !== undefined || given.has(prop)) return seen;
         const v = Reflect.get(target, prop, receiver);
-        if (typeof prop === 'symbol') return v;
-        if (list) return /^\d+$/.test(prop) ? watch(v, path) : v;
-        const at = `${path}.${prop}`;
-        read.add(at);
-        return watch(v, at);
+        let out: unknown;
+        if (list) {
+          // an index (a row of the list: noted where the list is), or the list's own length and methods
+          const c = prop.charCodeAt(0);
+          out = c >= 48 && c <= 57 ? watch(v, node) : v;
+        } else out = watch(v, childNode(node, prop));
+        given.set(prop, out);
+        return out;
       },
       has(target, prop) {
-        if (typeof prop === 'string' && !list) read.add(`${path}.${prop}`);
+        if (typeof prop === 'string' && !list) childNode(node, prop);
         return Reflect.has(target, prop);
       },
       ownKeys(target) {
-        if (!list) read.add(`${path}.*`);
+        if (!list && !node.all) {
+          node.all = true;
+          read.add(`${node.path}.*`);
+        }
         return Reflect.ownKeys(target);
       },
     });
-    byPath.set(path, proxy);
+    byNode.set(node, proxy);
     return proxy as T;
   }
 
-  function keep(value: unknown, path: string): unknown {
-    if (Array.isArray(value)) return value.map((v) => keep(v, path));
-    if (!value || typeof value !== 'object' || read.has(`${path}.*`)) return value;
+  function keep(value: unknown, node: ReadNode): unknown {
+    if (Array.isArray(value)) return value.map((v) => keep(v, node));
+    if (!value || typeof value !== 'object' || node.all) return value;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (ALWAYS.has(k) || read.has(`${path}.${k}`)) out[k] = keep(v, `${path}.${k}`);
+    const row = value as Record<string, unknown>;
+    for (const k of Object.keys(row)) {
+      const child = node.children.get(k);
+      if (child) out[k] = keep(row[k], child);
+      else if (ALWAYS.has(k)) out[k] = keep(row[k], NOTHING_READ);
+    }
     return out;
   }
 
@@ -82,10 +125,10 @@ export function readTracker() {
     watched(data: PageData): PageData {
       return {
         ...data,
-        context: { ...data.context, params: params(data.context.params, (row, key) => watch(row, rootOf(key))) },
-        before: blocks(data.before, (b) => watch(b.widget, root(b))),
-        content: blocks(data.content, (b) => watch(b.widget, root(b))),
-        after: blocks(data.after, (b) => watch(b.widget, root(b))),
+        context: { ...data.context, params: params(data.context.params, (row, key) => watch(row, rootNode(rootOf(key)))) },
+        before: blocks(data.before, (b) => watch(b.widget, rootNode(root(b)))),
+        content: blocks(data.content, (b) => watch(b.widget, rootNode(root(b)))),
+        after: blocks(data.after, (b) => watch(b.widget, rootNode(root(b)))),
       };
     },
     /** the same data with only the fields the render read, and not the head (the original is not changed) */
@@ -93,10 +136,10 @@ export function readTracker() {
       const { title: _title, meta: _meta, ...page } = data;
       return {
         ...page,
-        context: { ...data.context, params: params(data.context.params, (row, key) => keep(row, rootOf(key)) as Expanded) },
-        before: blocks(data.before, (b) => keep(b.widget, root(b)) as Expanded),
-        content: blocks(data.content, (b) => keep(b.widget, root(b)) as Expanded),
-        after: blocks(data.after, (b) => keep(b.widget, root(b)) as Expanded),
+        context: { ...data.context, params: params(data.context.params, (row, key) => keep(row, rootNode(rootOf(key))) as Expanded) },
+        before: blocks(data.before, (b) => keep(b.widget, rootNode(root(b))) as Expanded),
+        content: blocks(data.content, (b) => keep(b.widget, rootNode(root(b))) as Expanded),
+        after: blocks(data.after, (b) => keep(b.widget, rootNode(root(b))) as Expanded),
       };
     },
   };
