@@ -44,6 +44,23 @@ export function plainText(node: unknown, depth = 0): string {
   return children.map((c) => plainText(c, depth + 1)).join(inline ? '' : '\n');
 }
 
+/**
+ * The plain text of a stored value (what `plainText(parseRichText(value))` gives), kept by the value like the drawn
+ * tree: widgets ask it of the same texts on every render (is there any text, the first line as an excerpt).
+ */
+const PLAIN_KEPT = 500;
+const plainByValue = new Map<string, string>();
+export function richTextPlain(value: string | null | undefined): string {
+  if (!value) return '';
+  let text = plainByValue.get(value);
+  if (text === undefined) {
+    text = plainText(parseRichText(value));
+    if (plainByValue.size >= PLAIN_KEPT) plainByValue.clear();
+    plainByValue.set(value, text);
+  }
+  return text;
+}
+
 /** text with its marks, from the allow-list; an unknown mark or an unsafe link leaves the text plain */
 function withMarks(text: string, marks: unknown): ReactNode {
   if (!Array.isArray(marks)) return text;

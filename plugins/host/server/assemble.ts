@@ -86,8 +86,8 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     const plan = plans.reduce<ExpandPlan | undefined>((a, b) => mergePlans(a, b), plans[0]);
     for (const root of roots) used.push({ entity, root, plan });
     await expand(ctx.repo, db, entity, rows, 4, (e) => read.add(e.id), plan);
-    for (const r of rows) compactRow(ctx.model, entity, r, language, ctx.model.defaultLanguage);
-    rowsByModule.set(module, new Map(rows.map((r) => [r.id, r])));
+    const compacted = new Map<Row, Record<string, unknown>>();
+    rowsByModule.set(module, new Map(rows.map((r) => [r.id, compactRow(ctx.model, entity, r, language, ctx.model.defaultLanguage, compacted) as Row])));
   }
   const blocksOf = (links: Row[]): Block[] =>
     links.flatMap((link) =>
@@ -105,8 +105,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     const plan = planOf(entity, paramRoot(key));
     used.push({ entity, root: paramRoot(key), plan });
     await expand(ctx.repo, db, entity, [row], 3, (e) => read.add(e.id), plan);
-    compactRow(ctx.model, entity, row, language, ctx.model.defaultLanguage);
-    params[key] = row as Expanded;
+    params[key] = compactRow(ctx.model, entity, row, language, ctx.model.defaultLanguage) as Expanded;
   }
 
   // site-wide metadata (variant 'primary'), then the page's own over it

@@ -23,36 +23,61 @@ const isEmptyMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArra
  *   (the storefront falls back to it there: a file's caption, a product line, a subject's name);
  * - a relation row keeps only its far end (and any field of its own), not its ids, variant or order.
  * Walks the same links `expand` made, so it knows each row's entity. A row met twice (a currency shared by two
- * prices) is compacted once.
+ * prices) is compacted once, to one object. The compact row is a new object with the kept keys in their order (a
+ * delete would turn the row into a slow dictionary object for everything that reads it after: the render, the read
+ * tracker, JSON).
  */
-export function compactRow(model: Model, entity: Entity, row: Row, language: string, defaultLanguage: string, seen = new WeakSet<Row>()): void {
-  if (seen.has(row)) return;
-  seen.add(row);
-  for (const key of UNDRAWN) delete row[key];
-  for (const f of entity.fields) {
-    if (f.kind !== 'localized') continue;
-    const map = row[f.name];
-    if (!map || typeof map !== 'object') continue;
-    const m = map as Record<string, unknown>;
-    const key = m[language] ? language : m[defaultLanguage] ? defaultLanguage : Object.keys(m).find((k) => m[k]);
-    if (key) row[f.name] = { [key]: m[key] };
-    else delete row[f.name];
-  }
+export function compactRow(model: Model, entity: Entity, row: Row, language: string, defaultLanguage: string, seen = new Map<Row, Row>()): Row {
+  const done = seen.get(row);
+  if (done) return done;
+  const out: Row = {};
+  seen.set(row, out);
+  const { localized, links } = shapeOf(model, entity);
   const title = row.title;
-  if ((typeof title === 'string' && title) || (title && typeof title === 'object')) delete row.adminTitle;
-  for (const key of Object.keys(row)) if (row[key] === null || isEmptyMap(row[key])) delete row[key];
-  for (const link of linksOf(model, entity)) {
-    const rels = row[link.key];
-    if (!Array.isArray(rels)) continue;
-    row[link.key] = (rels as Row[]).map((rel) => {
-      const out: Row = {};
-      for (const [key, value] of Object.entries(rel)) {
-        if (key === link.near.name || key === link.far.name || RELATION_BOOKKEEPING.has(key) || value === null) continue;
-        out[key] = value;
-      }
-      const end = rel[link.end];
-      if (end && typeof end === 'object') compactRow(model, link.target, end as Row, language, defaultLanguage, seen);
-      return out;
-    });
+  let titled = (typeof title === 'string' && title !== '') || (!!title && typeof title === 'object' && !localized.has('title'));
+  if (!titled && localized.has('title') && title && typeof title === 'object') titled = pickKey(title as Row, language, defaultLanguage) !== undefined;
+  for (const key in row) {
+    if (!Object.hasOwn(row, key) || UNDRAWN.has(key)) continue;
+    const value = row[key];
+    if (value === null || (key === 'adminTitle' && titled)) continue;
+    if (localized.has(key) && value && typeof value === 'object') {
+      const m = value as Row;
+      const at = pickKey(m, language, defaultLanguage);
+      if (at !== undefined) out[key] = { [at]: m[at] };
+      continue;
+    }
+    const link = links.get(key);
+    if (link && Array.isArray(value)) {
+      out[key] = (value as Row[]).map((rel) => {
+        const kept: Row = {};
+        for (const k in rel) {
+          if (!Object.hasOwn(rel, k)) continue;
+          const v = rel[k];
+          if (k === link.near.name || k === link.far.name || RELATION_BOOKKEEPING.has(k) || v === null) continue;
+          kept[k] = k === link.end && v && typeof v === 'object' ? compactRow(model, link.target, v as Row, language, defaultLanguage, seen) : v;
+        }
+        return kept;
+      });
+      continue;
+    }
+    if (isEmptyMap(value)) continue;
+    out[key] = value;
   }
+  return out;
+}
+
+/** the key a language map shows: the page's language, else the default one, else the first with a value */
+function pickKey(m: Row, language: string, defaultLanguage: string): string | undefined {
+  return m[language] ? language : m[defaultLanguage] ? defaultLanguage : Object.keys(m).find((k) => m[k]);
+}
+
+type Link = ReturnType<typeof linksOf>[number];
+const shapes = new WeakMap<Entity, { localized: Set<string>; links: Map<string, Link> }>();
+function shapeOf(model: Model, entity: Entity) {
+  let shape = shapes.get(entity);
+  if (!shape) {
+    shape = { localized: new Set(entity.fields.filter((f) => f.kind === 'localized').map((f) => f.name)), links: new Map(linksOf(model, entity).map((l) => [l.key, l])) };
+    shapes.set(entity, shape);
+  }
+  return shape;
 }

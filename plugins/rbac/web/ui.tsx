@@ -1,6 +1,6 @@
 import { useCallback, useId, useRef, useState, type AnchorHTMLAttributes, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Input } from '../../../web/ui/input.js';
-import { RichTextView, parseRichText, plainText } from '../../../web/ui/rich-text-view.js';
+import { RichTextView, richTextPlain } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { BUTTON_VARIANTS } from '../../../web/ui/button.js';
 import { useHref, useT, type Expanded } from '../../../web/storefront/context.js';
@@ -92,7 +92,7 @@ export function useAction() {
   return { run, pending, error, setError };
 }
 
-export const hasText = (value: string) => plainText(parseRichText(value)).trim() !== '';
+export const hasText = (value: string) => richTextPlain(value).trim() !== '';
 
 /** the widget row's title, subtitle and description over the screen's content, in a centred card */
 export function WidgetCard({ row, fallbackTitle, children, footer }: { row: Expanded; fallbackTitle: string; children: ReactNode; footer?: ReactNode }) {

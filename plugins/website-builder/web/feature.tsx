@@ -12,7 +12,7 @@ import { Button } from '../../../web/ui/button.js';
 import { cn } from '../../../web/ui/cn.js';
 import { lucideIcon } from '../../../web/ui/icon.js';
 import { Dialog } from '../../../web/ui/dialog.js';
-import { RichTextView, parseRichText, plainText } from '../../../web/ui/rich-text-view.js';
+import { RichTextView, richTextPlain } from '../../../web/ui/rich-text-view.js';
 import { ButtonsArrays, FileItems, Placeholder, hashOf, hasRichText, str, useWords } from './shared.js';
 
 const ICONS = [sparkles, layoutTemplate, codeXml, rocket, layers, palette].map(lucideIcon);
@@ -65,7 +65,7 @@ export function VacancyCard({ row }: { row: Expanded }) {
   const title = t(row.title);
   const subtitle = t(row.subtitle);
   const description = t(row.description);
-  const excerpt = plainText(parseRichText(description)).split('\n').find((line) => line.trim()) ?? '';
+  const excerpt = richTextPlain(description).split('\n').find((line) => line.trim()) ?? '';
   return (
     <article className={cn('flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md', str(row.className))}>
       <div className="flex items-center gap-3">

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
-import { RichTextView, parseRichText, plainText } from '../../../web/ui/rich-text-view.js';
+import { RichTextView, richTextPlain } from '../../../web/ui/rich-text-view.js';
 
 export const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -12,7 +12,7 @@ export const buttonsOf = (array: Expanded) => targets(array, 'buttonsArraysToBut
 export const allButtons = (row: Expanded, relation: string) => targets(row, relation, 'buttonsArray').flatMap(buttonsOf);
 
 /** whether a rich-text value has any visible text */
-export const hasRichText = (value: string) => plainText(parseRichText(value)).trim() !== '';
+export const hasRichText = (value: string) => richTextPlain(value).trim() !== '';
 
 /** the module's interface strings, in the page's language (web/storefront/words.ts) */
 export { useWebsiteBuilderWords as useWords } from './words.js';
