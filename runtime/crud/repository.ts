@@ -102,19 +102,24 @@ export class Repository {
   }
 
   async list(entity: Entity, q: ListQuery): Promise<Row[]> {
-    const compiled = this.compileList(entity, q);
+    const compiled = this.database.readRaw ? this.compileList(entity, q) : undefined;
     return compiled ? this.runList(entity, compiled) : this.listQuery(entity, q);
   }
 
   /**
    * A list query as SQL text and parameters, for its page and for its total, where the database runs raw reads
-   * (SQLite): the CRUD routes keep it per query string and caller, so that a repeated list is neither parsed
-   * nor built again. Undefined on PostgreSQL (drizzle runs the query).
+   * (SQLite's readRaw, PostgreSQL's queryRaw): the CRUD routes keep it per query string and caller, so that a
+   * repeated list is neither parsed nor built again. On PostgreSQL the total's query also reads the snapshot
+   * (pgCount).
    */
   compileList(entity: Entity, q: ListQuery): CompiledList | undefined {
-    if (!this.database.readRaw) return undefined;
+    if (!this.database.readRaw && !this.database.queryRaw) return undefined;
     const rows = this.listQuery(entity, q).toSQL();
-    const total = this.database.db.select({ n: count() }).from(this.table(entity)).where(q.where).toSQL();
+    const total = (
+      this.database.dialect === 'pg'
+        ? this.database.db.select({ n: count(), snapshot: sql<string>`pg_current_snapshot()::text` })
+        : this.database.db.select({ n: count() })
+    ).from(this.table(entity)).where(q.where).toSQL();
     return {
       rows: { sql: rows.sql, params: rows.params },
       count: { sql: total.sql, params: total.params, key: `${total.sql}\u0000${JSON.stringify(total.params)}` },
@@ -126,6 +131,20 @@ export class Repository {
   /** the page of a compiled list */
   runList(entity: Entity, compiled: CompiledList): Row[] {
     return this.decode(entity, this.database.readRaw!(compiled.rows.sql, compiled.rows.params));
+  }
+
+  /** PostgreSQL: the page of a compiled list (queryRaw) */
+  async runListRaw(entity: Entity, compiled: CompiledList): Promise<Row[]> {
+    return this.decode(entity, await this.database.queryRaw!(compiled.rows.sql, compiled.rows.params));
+  }
+
+  /** PostgreSQL: the total of a compiled list, kept with its snapshot like every count there (pgCount) */
+  runCountRaw(compiled: CompiledList): Promise<number> {
+    const { sql: text, params, key } = compiled.count;
+    return this.keptPgCount(key, async () => {
+      const [[n, snapshot]] = await this.database.queryRaw!(text, params);
+      return { n: Number(n), snapshot: snapshot as string };
+    }, async () => ((await this.database.queryRaw!('SELECT pg_current_snapshot()::text', []))[0]?.[0] as string | undefined));
   }
 
   /** the total of a compiled list (kept until the next commit, like count) */
@@ -216,15 +235,19 @@ export class Repository {
     const q = db.select({ n: count(), snapshot: sql<string>`pg_current_snapshot()::text` }).from(this.table(entity)).where(where);
     const { sql: text, params } = q.toSQL();
     const key = `${text}\u0000${JSON.stringify(params)}`;
+    return this.keptPgCount(key, async () => {
+      const [row] = await q;
+      return { n: Number(row.n), snapshot: row.snapshot };
+    }, async () => ((await db.execute(sql`SELECT pg_current_snapshot()::text AS snapshot`)).rows as { snapshot: string }[])[0]?.snapshot);
+  }
+
+  /** a count kept with its snapshot: reused while a new statement's snapshot is the same text, else counted again */
+  private async keptPgCount(key: string, counted: () => Promise<{ n: number; snapshot: string }>, snapshotNow: () => Promise<string | undefined>): Promise<number> {
     const kept = this.pgCounts.get(key);
-    if (kept) {
-      const [now] = (await db.execute(sql`SELECT pg_current_snapshot()::text AS snapshot`)).rows as { snapshot: string }[];
-      if (now?.snapshot === kept.snapshot) return kept.n;
-    }
-    const [row] = await q;
-    const n = Number(row.n);
+    if (kept && (await snapshotNow()) === kept.snapshot) return kept.n;
+    const { n, snapshot } = await counted();
     if (this.pgCounts.size >= COUNTS_KEPT) this.pgCounts.clear();
-    this.pgCounts.set(key, { n, snapshot: row.snapshot });
+    this.pgCounts.set(key, { n, snapshot });
     return n;
   }
 

@@ -73,7 +73,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
     return q;
   };
   /**
-   * SQLite: lists compiled to SQL, by entity, caller and query string. What the SQL depends on is all in the key
+   * Lists compiled to SQL (SQLite and PostgreSQL), by entity, caller and query string. What the SQL depends on is all in the key
    * (the caller's roles decide what may be filtered, its subject the scope), so a repeated list skips parsing,
    * checking and building; a query string that fails its checks is never kept. Bounded: cleared when full.
    */
@@ -90,7 +90,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
       rows.length < limit && (rows.length > 0 || offset === 0) ? offset + rows.length : count();
     let rows: Row[];
     let total: number;
-    if (repo.database.readRaw) {
+    if (repo.database.readRaw || repo.database.queryRaw) {
       const url = c.req.url;
       const at = url.indexOf('?');
       const key = `${entity.id}\u0000${readerKey(caller)}\u0000${at < 0 ? '' : url.slice(at)}`;
@@ -101,8 +101,13 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
         compiled.set(key, list);
       }
       const page = list;
-      rows = repo.runList(entity, page);
-      total = await totalOf(rows, page.limit, page.offset, () => repo.runCount(page));
+      if (repo.database.readRaw) {
+        rows = repo.runList(entity, page);
+        total = await totalOf(rows, page.limit, page.offset, () => repo.runCount(page));
+      } else {
+        rows = await repo.runListRaw(entity, page);
+        total = await totalOf(rows, page.limit, page.offset, () => repo.runCountRaw(page));
+      }
     } else {
       const q = listQueryOf(c, entity, caller);
       rows = await repo.list(entity, q);

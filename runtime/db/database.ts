@@ -49,6 +49,11 @@ export interface Database {
    * SQLite keeps one prepared statement per text. Undefined where drizzle's own execution is used (PostgreSQL).
    */
   readRaw?(sql: string, params: unknown[]): unknown[][];
+  /**
+   * PostgreSQL's `readRaw`: the same rows as arrays of driver values (drizzle's type parsers: dates as text for the
+   * column to decode), on the pool `db` reads from, with no drizzle query built or mapped. Undefined on SQLite.
+   */
+  queryRaw?(sql: string, params: unknown[]): Promise<unknown[][]>;
   /** statements sent so far (through drizzle), for tests and diagnostics */
   readonly queries: number;
   /**

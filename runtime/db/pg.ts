@@ -37,6 +37,16 @@ async function applyPg(client: pg.ClientBase, m: MigrationFile) {
   }
 }
 
+/**
+ * The type parsers drizzle's node-postgres driver reads with: dates, times and intervals stay text, which the
+ * columns decode themselves (mapFromDriverValue); everything else as pg parses it.
+ */
+const AS_TEXT = new Set([pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIMESTAMP, pg.types.builtins.DATE, pg.types.builtins.INTERVAL, 1231, 1115, 1185, 1187, 1182]);
+const asText = (v: string) => v;
+const DRIZZLE_TYPES = {
+  getTypeParser: ((typeId: number, format?: 'text' | 'binary') => (AS_TEXT.has(typeId) ? asText : pg.types.getTypeParser(typeId, format))) as typeof pg.types.getTypeParser,
+};
+
 /** a fixed key so that instances starting together migrate one at a time */
 const MIGRATION_LOCK = 4_000_001;
 
@@ -61,6 +71,11 @@ export function openPg(url: string, tables: Record<string, Drizzle>, readUrl?: s
       return counter.count;
     },
     tables,
+    async queryRaw(text: string, values: unknown[]) {
+      counter.count++;
+      const from = readPool && !readsFromPrimary() ? readPool : pool;
+      return (await from.query({ text, values, rowMode: 'array', types: DRIZZLE_TYPES })).rows as unknown[][];
+    },
     transaction: (fn) => db.transaction(fn),
     async migrate(migrationsDir: string, opts: MigrateOptions = {}) {
       const files = readMigrations(join(migrationsDir, 'pg'));
