@@ -44,6 +44,28 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
   const app = new Hono();
   const byRoute = new Map(model.entities.map((e) => [`${e.module}/${e.route}`, e]));
   const dialect = repo.database.dialect;
+  /** the fields of each entity whose column reads as a Date */
+  const dateFields = new Map<string, string[]>();
+  /**
+   * Rows about to be sent, with their dates already as the text JSON gives them (toJSON: ISO 8601, or null for an
+   * invalid date), in place: a Date sends JSON.stringify down its slow path for the whole answer, about 2.5 µs per
+   * date. Rows from a read are the request's own, so they may be changed; the bytes sent are the same.
+   */
+  const datesAsText = <T,>(entity: Entity, rows: T[]): T[] => {
+    let names = dateFields.get(entity.id);
+    if (!names) {
+      const t = repo.table(entity);
+      dateFields.set(entity.id, (names = entity.fields.filter((f) => t[f.name]?.dataType === 'date').map((f) => f.name)));
+    }
+    for (const row of rows as Record<string, unknown>[]) {
+      if (!row) continue;
+      for (const name of names) {
+        const v = row[name];
+        if (v instanceof Date) row[name] = Number.isNaN(v.getTime()) ? null : v.toISOString();
+      }
+    }
+    return rows;
+  };
   const entityOf = (c: Context): Entity => {
     const entity = byRoute.get(`${c.req.param('module')}/${c.req.param('route')}`);
     if (!entity) throw new HttpError(404, `Not found: ${c.req.method} ${c.req.path}`);
@@ -114,7 +136,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
       total = await totalOf(rows, q.limit, q.offset, () => repo.count(entity, q.where));
     }
     c.header('X-Total-Count', String(total));
-    return c.json({ data: await policy.project(caller, entity, rows) });
+    return c.json({ data: datesAsText(entity, await policy.project(caller, entity, rows)) });
   });
   app.get(`${base}/count`, async (c) => {
     const entity = entityOf(c);
@@ -127,11 +149,11 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
     const entity = entityOf(c);
     const row = await repo.getOrThrow(entity, idParam(c));
     await allow(c, entity, 'get', row);
-    if (!policy.readDependsOnCaller(entity)) return c.json({ data: row });
+    if (!policy.readDependsOnCaller(entity)) return c.json({ data: datesAsText(entity, [row])[0] });
     const caller = await callerOf(c);
     await policy.checkRead(caller, entity, row);
     const [shown] = await policy.project(caller, entity, [{ ...row }]);
-    return c.json({ data: shown });
+    return c.json({ data: datesAsText(entity, [shown])[0] });
   });
 
   app.post(base, async (c) => {
