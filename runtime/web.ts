@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Context, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
-import { accepted, addVary, isCompressible, type Encoding } from './http/wire.js';
+import { accepted, addVary, answerHeader, isCompressible, setAnswerHeader, type Encoding } from './http/wire.js';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -43,8 +43,9 @@ function pagePolicy(app: Hono, mode: 'built' | 'vite') {
   const admin = pageCsp(mode, true);
   app.use('*', async (c, next) => {
     await next();
-    if (isServerRoute(c.req.path) || !c.res.headers.get('content-type')?.startsWith('text/html')) return;
-    c.res.headers.set('content-security-policy', c.req.path.startsWith('/admin') ? admin : storefront);
+    // read and set where the answer keeps them (an answer made in memory builds no Fetch Headers for this)
+    if (isServerRoute(c.req.path) || !answerHeader(c.res, 'content-type')?.startsWith('text/html')) return;
+    setAnswerHeader(c.res, 'content-security-policy', c.req.path.startsWith('/admin') ? admin : storefront);
   });
 }
 const isPage = (path: string) => !isServerRoute(path) && !path.startsWith('/admin') && !path.startsWith('/assets/');

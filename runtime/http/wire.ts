@@ -211,6 +211,48 @@ export function takeApart(res: Response): Answer {
   return { status, body, headers: new PlainHeaders(record) };
 }
 
+/**
+ * The plain header record @hono/node-server keeps for an answer made in memory (its fast path), made where the
+ * answer gave none; undefined for any other answer. Reading `res.headers` instead would build a Fetch Headers for it.
+ */
+function plainRecordOf(res: Response): Record<string, string | string[] | undefined> | undefined {
+  const cached = fastPathOf(res);
+  if (!cached) return undefined;
+  const given = cached[2];
+  if (given === undefined || given === null) return cached[1] === null ? {} : { 'content-type': NODE_DEFAULT_TYPE };
+  if (given instanceof Headers || Array.isArray(given)) return undefined;
+  return given as Record<string, string | string[] | undefined>;
+}
+
+/** @hono/node-server's [status, body, headers] of an answer made in memory */
+function fastPathOf(res: Response): [number, unknown, unknown] | undefined {
+  cacheSymbol ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
+  return cacheSymbol ? (res as unknown as Record<symbol, [number, unknown, unknown] | undefined>)[cacheSymbol] : undefined;
+}
+
+/** a header of an answer, read without building a Fetch Headers where the answer is on the fast path */
+export function answerHeader(res: Response, name: string): string | null {
+  const record = plainRecordOf(res);
+  if (!record) return res.headers.get(name);
+  for (const k in record) {
+    if (k.length !== name.length || k.toLowerCase() !== name) continue;
+    const v = record[k];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+  return null;
+}
+
+/** sets a header of an answer (replacing it in any letter case), without building a Fetch Headers on the fast path */
+export function setAnswerHeader(res: Response, name: string, value: string): void {
+  const record = plainRecordOf(res);
+  if (!record) return void res.headers.set(name, value);
+  // a copy: the record is the object the answer was made with, which its maker may share between answers
+  const next: Record<string, string | string[] | undefined> = {};
+  for (const k in record) if (k === name || k.length !== name.length || k.toLowerCase() !== name) next[k] = record[k];
+  next[name] = value;
+  fastPathOf(res)![2] = next;
+}
+
 /** the answer again, after its headers, status or body changed */
 export function putTogether(answer: Answer): Response {
   // an answer off the fast path has no body in memory, so nothing but its headers (changed in place) could change

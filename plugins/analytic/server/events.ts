@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Recorder } from './recorder.js';
+import { answerHeader } from '../../../runtime/http/wire.js';
 
 const NOT_PAGES = /^\/(api|admin|assets|files|@|node_modules)(\/|$)|^\/(sitemap\.xml|robots\.txt|favicon\.ico)$/;
 const BOTS = /bot|crawl|spider|slurp|preview|headless/i;
@@ -10,7 +11,7 @@ const BOTS = /bot|crawl|spider|slurp|preview|headless/i;
 /** a storefront page answered: a GET for HTML that found its page, asked by a person's browser */
 function isPageView(c: Context): boolean {
   if (c.req.method !== 'GET' || c.res.status !== 200 || NOT_PAGES.test(c.req.path)) return false;
-  if (!c.res.headers.get('content-type')?.startsWith('text/html')) return false;
+  if (!answerHeader(c.res, 'content-type')?.startsWith('text/html')) return false;
   // the live page's own refresh, prefetches and crawlers are not views
   if (c.req.header('x-live-refresh') || /prefetch/i.test(c.req.header('sec-purpose') ?? c.req.header('purpose') ?? '')) return false;
   return !BOTS.test(c.req.header('user-agent') ?? '');

@@ -104,6 +104,20 @@ export function documents(): Promise<typeof import('./document.js')> {
 }
 
 /**
+ * The decoded segments of a request url's path (decodedSegments of its WHATWG pathname), kept by the url: a page
+ * asked again (every cached page) parses no URL. Bounded: cleared when full. The lists are never changed by callers.
+ */
+const SEGMENTS_KEPT = 1000;
+const segmentsByUrl = new Map<string, readonly string[] | undefined>();
+function segmentsOf(url: string): string[] | undefined {
+  if (segmentsByUrl.has(url)) return segmentsByUrl.get(url) as string[] | undefined;
+  const segs = decodedSegments(new URL(url).pathname);
+  if (segmentsByUrl.size >= SEGMENTS_KEPT) segmentsByUrl.clear();
+  segmentsByUrl.set(url, segs && Object.freeze(segs));
+  return segs;
+}
+
+/**
  * The storefront: resolves /<language>/<path> to a host page, assembles and renders it on the
  * server, and caches the HTML of pages asked for without a session (their HTML holds no
  * subject's data: account widgets fetch it in the browser).
@@ -169,13 +183,16 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       if (operation === 'delete') for (const id of referencing.get(entityId) ?? []) bus.publish({ type: 'changed', entityId: id });
     },
     async render(c, assets) {
-      const headers = { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
+      // answers made with a plain header object: hono's c.html would build a Fetch Headers for more than one header,
+      // and a cached page is otherwise a lookup (the envelope reads plain headers, runtime/http/envelope.ts)
+      const answer = (html: string | Uint8Array<ArrayBuffer>, status: number, extra: Record<string, string> = {}) =>
+        new Response(html, { status, headers: { 'content-type': 'text/html; charset=UTF-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', ...extra } });
       // the raw path, every segment decoded the same way ('%3D' as much as '%22'); a malformed one finds no page
-      const segs = decodedSegments(new URL(c.req.url).pathname);
+      const segs = segmentsOf(c.req.url);
       const language = segs && ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
       const notFound = async () => {
         const fallback = await page(language, ['404'], assets).catch((e) => void ctx.log.error({ err: e }, "the '/404' page failed: the built-in one is shown"));
-        return c.html(fallback?.html ?? (await documents()).errorDocument('Page not found'), 404, headers);
+        return answer(fallback?.html ?? (await documents()).errorDocument('Page not found'), 404);
       };
       if (!segs) return notFound();
       const segments = language === segs[0] ? segs.slice(1) : segs;
@@ -185,15 +202,15 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       // theirs in the browser), so every visitor is served from the cache; no header or cookie skips it
       const hit = caching ? cache.get(key) : undefined;
       // the validator computed once per cached page (runtime/http/wire.ts answers 304 to it, or leaves it off for a caller with credentials)
-      if (hit) return c.body(hit, 200, { ...headers, 'content-type': 'text/html; charset=UTF-8', 'x-page-cache': 'hit', etag: cache.etag(key)! });
+      if (hit) return answer(hit, 200, { 'x-page-cache': 'hit', etag: cache.etag(key)! });
       try {
         const rendered = await page(language, segments, assets);
         if (!rendered) return notFound();
         if (caching) cache.set(key, rendered.html, rendered.read);
-        return c.html(rendered.html, 200, { ...headers, 'x-page-cache': 'miss' });
+        return answer(rendered.html, 200, { 'x-page-cache': 'miss' });
       } catch (e) {
         ctx.log.error({ err: e, url }, 'page render failed');
-        return c.html(await errorPage(language, assets), 500, headers);
+        return answer(await errorPage(language, assets), 500);
       }
     },
   };
