@@ -36,6 +36,10 @@ function cachePrepared(client: BetterSqlite3.Database, max = 2000) {
     return stmt;
   }) as typeof client.prepare;
 }
+/** better-sqlite3's own prepare, past cachePrepared's wrapper */
+const unwrappedPrepare = BetterSqlite3.prototype.prepare;
+/** how many of readRaw's statements are kept per reader (all go when full) */
+const RAW_KEPT = 500;
 /** how long a write waits for SQLite's write lock while another process holds it (SQLITE_BUSY_TIMEOUT_MS) */
 const BUSY_TIMEOUT_MS = Number(process.env.SQLITE_BUSY_TIMEOUT_MS ?? 5000);
 /** the writer's own busy wait, which blocks the event loop: short; a longer wait for the lock is asynchronous */
@@ -88,6 +92,8 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
   let rdb = drizzle(reader, { logger: counter.logger });
   // changes when another connection (the writer, another process) commits; the reader itself never writes
   let version = reader.prepare('PRAGMA data_version').pluck();
+  /** readRaw's statements on the current reader, by SQL text (a new reader starts with none) */
+  let rawStatements = new Map<string, BetterSqlite3.Statement>();
   /** bumped when the reader is replaced (after migrations), so that a new connection's numbers never repeat an old one's */
   let epoch = 0;
   let queue: Promise<unknown> = Promise.resolve();
@@ -107,9 +113,15 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
     tables,
     readRaw(sql: string, params: unknown[]) {
       counter.count++;
-      // the reader's statement for this SQL text, kept by cachePrepared (shared with drizzle's queries, which
-      // take it back in object mode): raw rows each time
-      return reader.prepare(sql).raw(true).all(...params) as unknown[][];
+      // the reader's statement for this SQL text, in raw mode for good: kept apart from drizzle's (cachePrepared,
+      // which hands its statements back in object mode), so a read neither switches modes nor reorders a cache
+      let stmt = rawStatements.get(sql);
+      if (!stmt) {
+        stmt = unwrappedPrepare.call(reader, sql).raw(true);
+        if (rawStatements.size >= RAW_KEPT) rawStatements.clear();
+        rawStatements.set(sql, stmt);
+      }
+      return stmt.all(...params) as unknown[][];
     },
     dataVersion() {
       return epoch * 2 ** 32 + (version.get() as number);
@@ -154,6 +166,7 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
         // the reader's schema cache predates the migration
         reader.close();
         reader = open(path, true);
+        rawStatements = new Map();
         rdb = drizzle(reader, { logger: counter.logger });
         version = reader.prepare('PRAGMA data_version').pluck();
         epoch++;
