@@ -64,7 +64,7 @@ export function mergePlans(a: ExpandPlan | undefined, b: ExpandPlan | undefined)
 
 /** whether walking `used` read everything `wanted` walks */
 export function coversPlan(used: ExpandPlan | undefined, wanted: ExpandPlan | undefined): boolean {
-  if (!used) return true;
+  if (!used || used === wanted) return true;
   if (!wanted) return false;
   return Object.entries(wanted).every(([key, sub]) => Object.hasOwn(used, key) && coversPlan(used[key], sub));
 }

@@ -156,11 +156,14 @@ export function readTracker() {
 export class LearnedReads {
   private paths = new Set<string>();
   private under = new Set<string>();
+  /** plans worked out since the last new path, by entity and path (a plan is never changed once made) */
+  private plans = new Map<string, ExpandPlan | undefined>();
 
   add(paths: Iterable<string>) {
     for (const path of paths) {
       if (this.paths.has(path)) continue;
       this.paths.add(path);
+      this.plans.clear();
       for (let at = path.lastIndexOf('.'); at > 0; at = path.lastIndexOf('.', at - 1)) {
         const prefix = path.slice(0, at);
         if (this.under.has(prefix)) break;
@@ -171,6 +174,14 @@ export class LearnedReads {
 
   /** the relations of `entity` read below `path` (a root, or deeper), each with its own plan */
   plan(model: Model, entity: Entity, path: string): ExpandPlan | undefined {
+    const key = `${entity.id}\u0000${path}`;
+    if (this.plans.has(key)) return this.plans.get(key);
+    const plan = this.planned(model, entity, path);
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  private planned(model: Model, entity: Entity, path: string): ExpandPlan | undefined {
     if (!this.under.has(path) || this.paths.has(`${path}.*`)) return undefined;
     const plan: ExpandPlan = {};
     for (const link of linksOf(model, entity)) {
