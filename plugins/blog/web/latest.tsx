@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useBrowserQuery } from '../../../web/storefront/browser-query.js';
 import { createHttp } from '../../../runtime/client/index.js';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import { Skeleton } from '../../../web/ui/skeleton.js';
@@ -27,7 +27,7 @@ export function ArticleListLatest({ row }: { row: Expanded }) {
   const w = useWords();
   const bw = useBlogWords();
   const linked = targets(row, 'widgetsToArticles', 'article').slice(0, LATEST_LIMIT);
-  const query = useQuery({
+  const query = useBrowserQuery<Expanded[]>({
     queryKey: ['blog', 'articles', 'latest', LATEST_LIMIT, row.id],
     queryFn: () => publicHttp.request<Expanded[]>('GET', '/api/blog/articles', { query: latestQuery }),
     retry: false,

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useBrowserQuery } from '../../../web/storefront/browser-query.js';
 import { ApiError, createHttp } from '../../../runtime/client/index.js';
 import { useHref } from '../../../web/storefront/context.js';
 
@@ -148,10 +149,7 @@ export async function logout(): Promise<void> {
 }
 
 export const ME_KEY = ['rbac', 'me'] as const;
-/** rendering on the server: fixed for the life of the process, so a component takes the same branch on every render */
-const SERVER = typeof window === 'undefined';
-/** the subject query as it stands before anything is fetched (what useQuery answers on the server) */
-const ON_SERVER = { isPending: true, data: undefined as Me | null | undefined, error: null as Error | null, refetch: () => Promise.resolve() };
+
 export type SubjectStatus = 'loading' | 'signed-in' | 'signed-out';
 
 /**
@@ -164,7 +162,7 @@ export function useSubject() {
   const home = useHref()('/');
   // the server never knows the subject (its HTML holds no subject data) and never fetches: every widget that asks
   // renders 'loading' there, without a query observer per widget (the same answer useQuery gives before a fetch)
-  const query = SERVER ? ON_SERVER : useQuery({ queryKey: ME_KEY, queryFn: () => loadMe(home), retry: false, staleTime: 60_000 });
+  const query = useBrowserQuery<Me | null>({ queryKey: ME_KEY, queryFn: () => loadMe(home), retry: false, staleTime: 60_000 });
   const status: SubjectStatus = query.isPending ? 'loading' : query.data ? 'signed-in' : 'signed-out';
   const signOut = useCallback(
     async (redirect: string | false = home) => {
