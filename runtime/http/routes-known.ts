@@ -19,17 +19,25 @@ function toRegex(path: string): RegExp {
  * CRUD routes of the entities the model has. The accounts module asks it so that an unknown route answers
  * 404 to everyone, instead of a 401 that tells a visitor to sign in for a page that does not exist.
  */
+/** the app-wide middleware paths (the envelope, the plugins' API middleware): no route of their own */
+const APP_WIDE = new Set(['*', '/*', '/api/*']);
+
 export function routeMatcher(routes: { method: string; path: string }[], model: Model) {
   const patterns = routes
     // the storefront's catch-all ('*', which passes /api on to the next handler) knows no API route
     .filter((r) => r.method !== 'ALL' && !r.path.startsWith('/api/:module/:route'))
     .map((r) => ({ method: r.method, re: toRegex(r.path), api: r.path.startsWith('/api') }));
   const entities = new Set(model.entities.map((e) => `${e.module}/${e.route}`));
+  // handlers for every method (app.all) and middleware narrower than the app-wide ones: whatever they do, a path
+  // they match is not left to the generic routes alone (the accounts module authorizes such a path itself)
+  const anyMethod = routes
+    .filter((r) => r.method === 'ALL' && !APP_WIDE.has(r.path) && !r.path.startsWith('/api/:module/:route'))
+    .map((r) => toRegex(r.path));
   /** a route a plugin (or the app) declared answers METHOD PATH: the generic CRUD routes left out */
   const declared = (method: string, path: string): boolean => {
     const m = method === 'HEAD' ? 'GET' : method;
     const underApi = path === '/api' || path.startsWith('/api/');
-    return patterns.some((p) => p.method === m && (p.api || !underApi) && p.re.test(path));
+    return patterns.some((p) => p.method === m && (p.api || !underApi) && p.re.test(path)) || anyMethod.some((re) => re.test(path));
   };
   const known = (method: string, path: string): boolean => {
     if (declared(method, path)) return true;
