@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
 import { databaseError, guardFailure, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type GuardRow, type MigrationFile } from './migrator.js';
+import { keptBy } from '../kept.js';
 
 const TABLE = '"__drizzle_migrations"';
 
@@ -93,7 +94,8 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
   // changes when another connection (the writer, another process) commits; the reader itself never writes
   let version = reader.prepare('PRAGMA data_version').pluck();
   /** readRaw's statements on the current reader, by SQL text (a new reader starts with none) */
-  let rawStatements = new Map<string, BetterSqlite3.Statement>();
+  const rawStatementsOf = (on: BetterSqlite3.Database) => keptBy(RAW_KEPT, (sql: string) => unwrappedPrepare.call(on, sql).raw(true));
+  let rawStatement = rawStatementsOf(reader);
   /** bumped when the reader is replaced (after migrations), so that a new connection's numbers never repeat an old one's */
   let epoch = 0;
   let queue: Promise<unknown> = Promise.resolve();
@@ -115,13 +117,7 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
       counter.count++;
       // the reader's statement for this SQL text, in raw mode for good: kept apart from drizzle's (cachePrepared,
       // which hands its statements back in object mode), so a read neither switches modes nor reorders a cache
-      let stmt = rawStatements.get(sql);
-      if (!stmt) {
-        stmt = unwrappedPrepare.call(reader, sql).raw(true);
-        if (rawStatements.size >= RAW_KEPT) rawStatements.clear();
-        rawStatements.set(sql, stmt);
-      }
-      return stmt.all(...params) as unknown[][];
+      return rawStatement(sql).all(...params) as unknown[][];
     },
     dataVersion() {
       return epoch * 2 ** 32 + (version.get() as number);
@@ -166,7 +162,7 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
         // the reader's schema cache predates the migration
         reader.close();
         reader = open(path, true);
-        rawStatements = new Map();
+        rawStatement = rawStatementsOf(reader);
         rdb = drizzle(reader, { logger: counter.logger });
         version = reader.prepare('PRAGMA data_version').pluck();
         epoch++;

@@ -2,6 +2,7 @@ import { createElement, Fragment, type ReactNode } from 'react';
 import type { JSONContent } from '@tiptap/react';
 import { cn } from './cn.js';
 import { isSafeLink } from '../../engine/links.js';
+import { keptBy } from '../../runtime/kept.js';
 
 const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
 const MAX_DEPTH = 64;
@@ -48,17 +49,9 @@ export function plainText(node: unknown, depth = 0): string {
  * The plain text of a stored value (what `plainText(parseRichText(value))` gives), kept by the value like the drawn
  * tree: widgets ask it of the same texts on every render (is there any text, the first line as an excerpt).
  */
-const PLAIN_KEPT = 500;
-const plainByValue = new Map<string, string>();
+const plainOf = keptBy(500, (value: string) => plainText(parseRichText(value)));
 export function richTextPlain(value: string | null | undefined): string {
-  if (!value) return '';
-  let text = plainByValue.get(value);
-  if (text === undefined) {
-    text = plainText(parseRichText(value));
-    if (plainByValue.size >= PLAIN_KEPT) plainByValue.clear();
-    plainByValue.set(value, text);
-  }
-  return text;
+  return value ? plainOf(value) : '';
 }
 
 /** text with its marks, from the allow-list; an unknown mark or an unsafe link leaves the text plain */
@@ -117,16 +110,8 @@ export function RichTextView({ value, className }: { value: string | null | unde
  * The drawn tree of a stored value, kept by the value: React elements never change once made, so the same text drawn
  * again (every render of a page, every card of a list) is parsed and walked once. Bounded: cleared when full.
  */
-const DRAWN_KEPT = 500;
-const drawnByValue = new Map<string, ReactNode>();
+const drawnOf = keptBy(500, (value: string): ReactNode => renderNode(parseRichText(value), 0, 0));
 function drawn(value: string | null | undefined): ReactNode {
-  if (!value) return renderNode(EMPTY_DOC, 0, 0);
-  let tree = drawnByValue.get(value);
-  if (tree === undefined) {
-    tree = renderNode(parseRichText(value), 0, 0);
-    if (drawnByValue.size >= DRAWN_KEPT) drawnByValue.clear();
-    drawnByValue.set(value, tree);
-  }
-  return tree;
+  return value ? drawnOf(value) : renderNode(EMPTY_DOC, 0, 0);
 }
 

@@ -13,6 +13,7 @@ import { PageCache } from './cache.js';
 import { createCacheBus } from './bus.js';
 import { discoveryRoutes } from './sitemap.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
+import { keptBy } from '../../../runtime/kept.js';
 
 /** what runtime/web.ts calls for every page request (not /api, /admin, assets) */
 export interface Storefront {
@@ -107,15 +108,10 @@ export function documents(): Promise<typeof import('./document.js')> {
  * The decoded segments of a request url's path (decodedSegments of its WHATWG pathname), kept by the url: a page
  * asked again (every cached page) parses no URL. Bounded: cleared when full. The lists are never changed by callers.
  */
-const SEGMENTS_KEPT = 1000;
-const segmentsByUrl = new Map<string, readonly string[] | undefined>();
-function segmentsOf(url: string): string[] | undefined {
-  if (segmentsByUrl.has(url)) return segmentsByUrl.get(url) as string[] | undefined;
+const segmentsOf = keptBy(1000, (url: string): string[] | undefined => {
   const segs = decodedSegments(new URL(url).pathname);
-  if (segmentsByUrl.size >= SEGMENTS_KEPT) segmentsByUrl.clear();
-  segmentsByUrl.set(url, segs && Object.freeze(segs));
-  return segs;
-}
+  return segs && (Object.freeze(segs) as string[]);
+});
 
 /**
  * The storefront: resolves /<language>/<path> to a host page, assembles and renders it on the
