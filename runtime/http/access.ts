@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Entity } from '../../engine/model.js';
 import { HttpError } from './errors.js';
+import { requestHeader } from './headers.js';
 
 export type Operation = 'list' | 'count' | 'get' | 'create' | 'update' | 'delete' | 'findOrCreate' | 'bulkCreate' | 'bulkUpdate';
 export const WRITES: readonly Operation[] = ['create', 'update', 'delete', 'findOrCreate', 'bulkCreate', 'bulkUpdate'];
@@ -49,7 +50,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** true when the request carries X-RBAC-SECRET-KEY equal to the configured key (compared in constant time) */
 export function hasSecretKey(c: Context, secret: string): boolean {
-  const given = c.req.header('x-rbac-secret-key');
+  const given = requestHeader(c, 'x-rbac-secret-key');
   return !!given && timingSafeEqual(digest(given), digest(secret));
 }
 

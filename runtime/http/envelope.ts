@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { requestHeader } from './headers.js';
 import { carriesCredentials } from './session.js';
 import { CompressedCache, finishWire, putTogether, takeApart } from './wire.js';
 
@@ -58,7 +59,7 @@ const REQUEST_ID = /[^\w\-=]/;
 export function envelope({ hsts, compressed = new CompressedCache() }: EnvelopeOptions): MiddlewareHandler {
   const security = securityHeaders(hsts);
   return async function envelope(c, next) {
-    let id = c.req.header('x-request-id');
+    let id = requestHeader(c, 'x-request-id');
     if (!id || id.length > 255 || REQUEST_ID.test(id)) id = crypto.randomUUID();
     c.set('requestId', id);
     await next();

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { requestCookie, requestHeader } from './headers.js';
 import { REFRESH_TTL_SECONDS, SESSION_COOKIE, verifyAccessToken } from '../../plugins/rbac/server/tokens.js';
 import { hasSecretKey } from './access.js';
 
@@ -12,9 +12,9 @@ declare module 'hono' {
 
 /** the session token a request carries, unverified: the Bearer token, else the session cookie */
 export function sessionTokenOf(c: Context): string | undefined {
-  const header = c.req.header('authorization');
+  const header = requestHeader(c, 'authorization');
   if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
-  return getCookie(c, SESSION_COOKIE) || undefined;
+  return requestCookie(c, SESSION_COOKIE) || undefined;
 }
 
 /**
@@ -22,7 +22,7 @@ export function sessionTokenOf(c: Context): string | undefined {
  * the system key), valid or not: its answer may hold a subject's data and must not be stored.
  */
 export function carriesCredentials(c: Context): boolean {
-  return !!(c.req.header('authorization') || c.req.header('x-rbac-secret-key') || getCookie(c, SESSION_COOKIE));
+  return !!(requestHeader(c, 'authorization') || requestHeader(c, 'x-rbac-secret-key') || requestCookie(c, SESSION_COOKIE));
 }
 
 /**

@@ -5,6 +5,7 @@ const hash = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, 
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Context, MiddlewareHandler } from 'hono';
+import { requestHeader } from './headers.js';
 
 /**
  * What goes over the wire: compression (br or gzip, chosen by Accept-Encoding) and validators (a weak ETag,
@@ -298,7 +299,7 @@ export async function finishWire(c: Context, answer: Answer, compressed: Compres
   // secrets (BREACH), no validator
   if (headers.has('set-cookie')) return void headers.delete('etag');
   if (/(^|[\s,])no-transform([\s,]|$)/i.test(headers.get('cache-control') ?? '')) return;
-  const encoding = negotiate(c.req.header('accept-encoding'));
+  const encoding = negotiate(requestHeader(c, 'accept-encoding'));
   const validator = validatable(c, answer);
   // a route may give its own validator (the page cache does, computed once per page); it stays only on an
   // answer that is the same for every caller
@@ -311,7 +312,7 @@ export async function finishWire(c: Context, answer: Answer, compressed: Compres
   if (validator) {
     etag = headers.get('etag') ?? weakEtag(body);
     headers.set('etag', etag);
-    if (etagMatches(c.req.header('if-none-match'), etag)) {
+    if (etagMatches(requestHeader(c, 'if-none-match'), etag)) {
       for (const h of DROPPED_ON_304) headers.delete(h);
       if (size >= MIN_COMPRESS_BYTES) varyOn(headers, 'Accept-Encoding');
       answer.status = 304;

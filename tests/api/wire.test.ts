@@ -5,6 +5,7 @@ import { loadConfig } from '../../runtime/config.js';
 import { startServer } from '../../runtime/server.js';
 import { plugins } from '../../plugins/index.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { SESSION_COOKIE } from '../../plugins/rbac/server/tokens.js';
 
 const KEY = 'wire-secret-key-0123456789';
 
@@ -220,6 +221,44 @@ for (const d of DIALECTS) {
       const r = await call('POST', '/api/blog/categories', { system: true, data: { adminTitle: 'x', colour: 'red' } });
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ status: 400, cause: [{ field: 'colour', rule: 'unknown' }] });
+    });
+
+    // the server reads these from the headers Node parsed (runtime/http/headers.ts), not from a Fetch Headers
+    it('request headers as sent over the wire: request id, credentials by header or cookie, the system key, foreign-origin writes', async () => {
+      const path = '/api/ecommerce/products';
+      const given = await call('GET', path, { headers: { 'x-request-id': 'trace-42' } });
+      expect(given.headers.get('x-request-id')).toBe('trace-42');
+      const made = await call('GET', path, { headers: { 'x-request-id': 'bad id!' } });
+      expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+      // anonymous: the same for everyone, so a validator and no no-store
+      const open = await call('GET', path);
+      expect(open.headers.get('etag')).toBeTruthy();
+      expect(open.headers.get('cache-control') ?? '').not.toContain('no-store');
+      // an If-None-Match that names the answer is a 304 (before any write changes the list)
+      const again = await call('GET', path, { headers: { 'if-none-match': open.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+      // any credentials, valid or not, make the answer private: a Bearer token, the session cookie among others, the system key
+      for (const headers of [{ authorization: 'Bearer not-a-token' }, { cookie: `theme=dark; ${SESSION_COOKIE}=not-a-token; lang=en` }, { 'x-rbac-secret-key': KEY }]) {
+        const r = await call('GET', path, { headers });
+        expect(r.status, JSON.stringify(headers)).toBe(200);
+        expect(r.headers.get('cache-control'), JSON.stringify(headers)).toBe('no-store');
+        expect(r.headers.get('etag'), JSON.stringify(headers)).toBeNull();
+      }
+      // a cookie of another name is no credential
+      expect((await call('GET', path, { headers: { cookie: 'theme=dark' } })).headers.get('cache-control') ?? '').not.toContain('no-store');
+
+      // the system key by header lets a write through; a wrong one does not
+      const data = { adminTitle: 'Header check', slug: `header-check-${Date.now()}`, title: { en: 'Header check' } };
+      expect((await call('POST', path, { data, system: true })).status).toBe(201);
+      expect((await call('POST', path, { data: { ...data, slug: `${data.slug}-2` }, headers: { 'x-rbac-secret-key': 'wrong-key' } })).status).toBe(401);
+      // a write carried by the session cookie alone, from another origin, is refused before anything else
+      const foreign = await call('POST', path, { data, headers: { cookie: `${SESSION_COOKIE}=not-a-token`, origin: 'https://evil.example' } });
+      expect(foreign.status).toBe(403);
+      expect(foreign.body.message).toBe('Not authorized: a request from another origin');
+      // Accept-Encoding picks the encoding of a body large enough to compress
+      const big = await fetch(`${base}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(big.headers.get('content-encoding')).toBe('gzip');
     });
   });
 }

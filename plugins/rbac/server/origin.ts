@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { requestCookie, requestHeader } from '../../../runtime/http/headers.js';
 import { HttpError } from '../../../runtime/http/errors.js';
 import type { Config } from '../../../runtime/config.js';
 import { SESSION_COOKIE } from './tokens.js';
@@ -13,8 +13,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * without a CORS preflight this server never grants).
  */
 export function cookieAuthenticated(c: Context): boolean {
-  if (c.req.header('authorization') || c.req.header('x-rbac-secret-key')) return false;
-  return !!getCookie(c, SESSION_COOKIE);
+  if (requestHeader(c, 'authorization') || requestHeader(c, 'x-rbac-secret-key')) return false;
+  return !!requestCookie(c, SESSION_COOKIE);
 }
 
 function originOf(url: string | undefined): string | undefined {

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { hasSecretKey } from '../../../runtime/http/access.js';
+import { sessionTokenOf } from '../../../runtime/http/session.js';
 import { HttpError } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Accounts } from './accounts.js';
-import { SESSION_COOKIE, verifyAccessToken } from './tokens.js';
+import { verifyAccessToken } from './tokens.js';
 
 export type Principal =
   | { kind: 'system' }
@@ -17,12 +17,6 @@ declare module 'hono' {
   }
 }
 
-export function accessTokenOf(c: Context): string | undefined {
-  const header = c.req.header('authorization');
-  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
-  return getCookie(c, SESSION_COOKIE) || undefined;
-}
-
 /**
  * Who is asking: the system (X-RBAC-SECRET-KEY), a subject with a live session (Bearer token or
  * the session cookie), or nobody. Resolved once per request; a revoked session counts as nobody.
@@ -32,7 +26,7 @@ export function principalOf(c: Context, ctx: PluginContext, accounts: Accounts):
   if (!p) {
     p = (async (): Promise<Principal> => {
       if (hasSecretKey(c, ctx.config.rbacSecretKey)) return { kind: 'system' };
-      const token = accessTokenOf(c);
+      const token = sessionTokenOf(c);
       if (!token) return { kind: 'anonymous' };
       const claims = await verifyAccessToken(ctx.config.rbacJwtSecret, token);
       if (!claims?.sub || !claims.sid) return { kind: 'anonymous' };
