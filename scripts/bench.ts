@@ -10,8 +10,8 @@
  * RATIO_ROUNDS rounds; the ours / bare ratio is printed against the goal of 0.75. The filtered list
  * likewise runs against a bare handler with the same list SQL (goal 0.6); both ratios go to the JSON.
  *
- * On PostgreSQL, list and get by id run again against two server processes on one port (BENCH_WORKERS=2, node:cluster,
- * as `WORKERS=2 npm start`), and the ratio to one process is printed.
+ * On PostgreSQL, list and get by id run against one server process and against two on one port (BENCH_WORKERS=2,
+ * node:cluster, as `WORKERS=2 npm start`), on the same rows in alternating rounds, and the ratio to one process is printed.
  *
  * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up); BENCH_ONLY=sqlite,pages,postgres
  * runs only the parts it names. Figures go
@@ -274,7 +274,6 @@ async function benchDatabase(database: string, url: string, sqlitePath?: string)
   if (database === 'postgres') await analyze(url);
   const ours = await check(app.base, ids);
 
-  if (!sqlitePath) await measure(database, 'list 20 (filtered)', app.base, listFiltered);
   if (sqlitePath) {
     // the bare baseline reads the same file while the app holds it, as the app's own reader does
     const bare = await startChild('bare', { BENCH_SERVER: 'bare', BENCH_SQLITE_PATH: sqlitePath });
@@ -292,32 +291,44 @@ async function benchDatabase(database: string, url: string, sqlitePath?: string)
     await listRatio(database, app.base, bare.base);
     await bare.close();
   } else {
-    figures.push(await measure(database, 'get by id', app.base, getById(ids), false));
+    // one and two processes on the same rows, before the creates add any: alternating rounds, like ours and bare
+    await benchProcesses(database, url, ids, app.base);
   }
   await measure(database, 'create', app.base, create);
   await app.close();
-  if (database === 'postgres') await benchProcesses(database, url, ids);
 }
 
 const TWO = ' (2 processes)';
-/** list and get by id with two server processes on one port (node:cluster) */
-async function benchProcesses(database: string, url: string, ids: string[]) {
+/**
+ * List and get by id with one server process (`one`, already running) and with two on one port (node:cluster), on
+ * the same rows: RATIO_ROUNDS rounds each, one and two back to back, so that drift on a busy machine touches both.
+ */
+async function benchProcesses(database: string, url: string, ids: string[], one: string) {
   log(`${database}: starting two server processes (BENCH_WORKERS=2)`);
   const two = await startChild(`${database} 2 workers`, { DATABASE_URL: url, RBAC_SECRET_KEY: secret, RBAC_JWT_SECRET: jwtSecret, BENCH_WORKERS: '2' });
   await check(two.base, ids);
-  await measure(database, `list 20 (filtered)${TWO}`, two.base, listFiltered);
-  await measure(database, `get by id${TWO}`, two.base, getById(ids));
+  for (const [operation, scenario] of [['list 20 (filtered)', listFiltered], ['get by id', getById(ids)]] as const) {
+    const rounds: Figure[][] = [[], []];
+    for (let i = 0; i < RATIO_ROUNDS; i++) {
+      rounds[0].push(await measure(database, operation, one, scenario, false));
+      rounds[1].push(await measure(database, `${operation}${TWO}`, two.base, scenario, false));
+    }
+    figures.push(combine(rounds[0]), combine(rounds[1]));
+  }
   await two.close();
 }
 
-/** req/s with two processes over req/s with one, per operation measured both ways */
-function processRatios(): { operation: string; one: number; two: number; ratio: number }[] {
+/** req/s with two processes over req/s with one, per operation measured both ways: the mean of the per-round ratios */
+function processRatios(): { operation: string; one: number; two: number; roundRatios: number[]; ratio: number }[] {
   return figures
     .filter((f) => f.operation.endsWith(TWO))
     .flatMap((two) => {
       const operation = two.operation.slice(0, -TWO.length);
       const one = figures.find((f) => f.database === two.database && f.operation === operation);
-      return one ? [{ operation: `${two.database} ${operation}`, one: one.requestsPerSecond, two: two.requestsPerSecond, ratio: Number((two.requestsPerSecond / one.requestsPerSecond).toFixed(2)) }] : [];
+      if (!one) return [];
+      const roundRatios = one.rounds && two.rounds ? two.rounds.map((t, i) => t / one.rounds![i]) : [two.requestsPerSecond / one.requestsPerSecond];
+      const ratio = roundRatios.reduce((a, b) => a + b, 0) / roundRatios.length;
+      return [{ operation: `${two.database} ${operation}`, one: one.requestsPerSecond, two: two.requestsPerSecond, roundRatios: roundRatios.map((r) => Number(r.toFixed(2))), ratio: Number(ratio.toFixed(2)) }];
     });
 }
 
@@ -389,7 +400,7 @@ function report() {
   }
   for (const [k, v] of Object.entries(pageFacts)) console.log(`${k}: ${v}`);
   const scaling = processRatios();
-  for (const r of scaling) console.log(`${r.operation}, 2 processes / 1: ${r.two} / ${r.one} = ${r.ratio.toFixed(2)}`);
+  for (const r of scaling) console.log(`${r.operation}, 2 processes / 1: ${r.ratio.toFixed(2)} (mean over ${r.roundRatios.length} alternating rounds: ${r.roundRatios.join(', ')}; mean req/s ${r.two} / ${r.one}); goal ≥ 1.5: ${r.ratio >= 1.5 ? 'met' : 'NOT met'}`);
   const listRatioFigure = ratioOf('list 20 (filtered)', LIST_GOAL);
   const bad = figures.filter((f) => f.non2xx || f.errors);
   if (bad.length) console.warn(`WARNING: non-2xx responses or errors in: ${bad.map((f) => `${f.database} ${f.operation}`).join(', ')}`);
