@@ -67,7 +67,8 @@ export function envelope({ hsts, compressed = new CompressedCache() }: EnvelopeO
     const headers = answer.headers;
     const path = c.req.path;
     if (!path.startsWith('/assets/') && !path.startsWith('/files/') && (headers.has('set-cookie') || carriesCredentials(c))) headers.set('cache-control', 'no-store');
-    await finishWire(c, answer, compressed);
+    const pending = finishWire(c, answer, compressed);
+    if (pending) await pending;
     for (const [name, value] of security) if (!headers.has(name)) headers.set(name, value);
     headers.delete('x-powered-by');
     if (!headers.has('x-request-id')) headers.set('x-request-id', id);

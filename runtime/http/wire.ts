@@ -288,9 +288,9 @@ function varyOn(headers: HeaderBag, value: string) {
  * Compression for a text answer the server made in full, and an ETag with 304 for a GET answer that is the same for
  * every caller, applied to an answer taken apart (`takeApart`). Only a body already in memory is considered; a
  * streamed one (an event stream, a file), a body already encoded, an empty one or one of another type goes out
- * untouched.
+ * untouched. Answers a promise only while a body is being compressed.
  */
-export async function finishWire(c: Context, answer: Answer, compressed: CompressedCache): Promise<void> {
+export function finishWire(c: Context, answer: Answer, compressed: CompressedCache): Promise<void> | undefined {
   const status = answer.status;
   if (status === 204 || status === 304 || status === 206) return;
   const headers = answer.headers;
@@ -327,14 +327,19 @@ export async function finishWire(c: Context, answer: Answer, compressed: Compres
   // the same for every caller (it has a validator, which names these bytes: wire's own, or the page cache's made
   // the same way): compressed once; otherwise per request
   const key = etag && `${encoding} ${size} ${etag}`;
-  let out = key ? compressed.get(key) : undefined;
-  if (!out) {
-    out = new Uint8Array(await compress(typeof body === 'string' ? Buffer.from(body) : body, encoding));
+  const kept = key ? compressed.get(key) : undefined;
+  const encoded = (out: Uint8Array<ArrayBuffer>) => {
+    headers.set('content-encoding', encoding);
+    headers.set('content-length', String(out.length));
+    answer.body = out;
+  };
+  // only a body still to compress waits: every other answer is finished here, without a promise of its own
+  if (kept) return void encoded(kept);
+  return compress(typeof body === 'string' ? Buffer.from(body) : body, encoding).then((done) => {
+    const out = new Uint8Array(done);
     if (key) compressed.set(key, out);
-  }
-  headers.set('content-encoding', encoding);
-  headers.set('content-length', String(out.length));
-  answer.body = out;
+    encoded(out);
+  });
 }
 
 /**
@@ -345,7 +350,8 @@ export function wire(compressed = new CompressedCache()): MiddlewareHandler {
   return async function wireMiddleware(c, next) {
     await next();
     const answer = takeApart(c.res);
-    await finishWire(c, answer, compressed);
+    const pending = finishWire(c, answer, compressed);
+    if (pending) await pending;
     c.res = undefined;
     c.res = putTogether(answer);
   };

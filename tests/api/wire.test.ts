@@ -239,7 +239,8 @@ for (const d of DIALECTS) {
       const again = await call('GET', path, { headers: { 'if-none-match': open.headers.get('etag')! } });
       expect(again.status).toBe(304);
       // any credentials, valid or not, make the answer private: a Bearer token, the session cookie among others, the system key
-      for (const headers of [{ authorization: 'Bearer not-a-token' }, { cookie: `theme=dark; ${SESSION_COOKIE}=not-a-token; lang=en` }, { 'x-rbac-secret-key': KEY }]) {
+      const credentialed: Record<string, string>[] = [{ authorization: 'Bearer not-a-token' }, { cookie: `theme=dark; ${SESSION_COOKIE}=not-a-token; lang=en` }, { 'x-rbac-secret-key': KEY }];
+      for (const headers of credentialed) {
         const r = await call('GET', path, { headers });
         expect(r.status, JSON.stringify(headers)).toBe(200);
         expect(r.headers.get('cache-control'), JSON.stringify(headers)).toBe('no-store');
