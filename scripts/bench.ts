@@ -20,7 +20,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { get as httpGet } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -69,6 +70,7 @@ const log = (msg: string) => console.log(`[bench] ${msg}`);
 
 interface Child {
   base: string;
+  pid: number;
   close(): Promise<void>;
   /** the queries the server's database has run so far (an app server only) */
   queries(): Promise<number>;
@@ -114,7 +116,7 @@ async function startChild(name: string, env: Record<string, string>): Promise<Ch
       child.on('message', on);
       child.send('queries');
     });
-  return { base: `http://127.0.0.1:${port}`, close, queries };
+  return { base: `http://127.0.0.1:${port}`, pid: child.pid!, close, queries };
 }
 
 /* ------------------------------------------------------------------- data */
@@ -292,7 +294,7 @@ async function benchDatabase(database: string, url: string, sqlitePath?: string)
     await bare.close();
   } else {
     // one and two processes on the same rows, before the creates add any: alternating rounds, like ours and bare
-    await benchProcesses(database, url, ids, app.base);
+    await benchProcesses(database, url, ids, app);
   }
   await measure(database, 'create', app.base, create);
   await app.close();
@@ -303,19 +305,71 @@ const TWO = ' (2 processes)';
  * List and get by id with one server process (`one`, already running) and with two on one port (node:cluster), on
  * the same rows: RATIO_ROUNDS rounds each, one and two back to back, so that drift on a busy machine touches both.
  */
-async function benchProcesses(database: string, url: string, ids: string[], one: string) {
+async function benchProcesses(database: string, url: string, ids: string[], one: Child) {
   log(`${database}: starting two server processes (BENCH_WORKERS=2)`);
   const two = await startChild(`${database} 2 workers`, { DATABASE_URL: url, RBAC_SECRET_KEY: secret, RBAC_JWT_SECRET: jwtSecret, BENCH_WORKERS: '2' });
   await check(two.base, ids);
   for (const [operation, scenario] of [['list 20 (filtered)', listFiltered], ['get by id', getById(ids)]] as const) {
     const rounds: Figure[][] = [[], []];
     for (let i = 0; i < RATIO_ROUNDS; i++) {
-      rounds[0].push(await measure(database, operation, one, scenario, false));
+      const before = cpuNow(one.pid);
+      rounds[0].push(await measure(database, operation, one.base, scenario, false));
+      if (before) cpuShares.push({ operation: `${database} ${operation}`, ...cpuBetween(before, cpuNow(one.pid)!) });
       rounds[1].push(await measure(database, `${operation}${TWO}`, two.base, scenario, false));
     }
     figures.push(combine(rounds[0]), combine(rounds[1]));
   }
   await two.close();
+}
+
+/**
+ * Where the machine's CPU went while one server process was measured (Linux /proc): the server, PostgreSQL's
+ * processes, this process (autocannon) and everything else, in cores. With all of it busy for N cores, N / busy is the
+ * most any number of server processes could add here, whatever the server does: the ceiling of the ratio.
+ */
+interface CpuSample { at: number; total: number; idle: number; server: number; postgres: number; self: number }
+interface CpuShare { operation: string; busyCores: number; serverCores: number; postgresCores: number; benchCores: number; otherCores: number; ceiling: number }
+const cpuShares: CpuShare[] = [];
+const TICK = 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
+const jiffies = (statLine: string) => {
+  const f = statLine.slice(statLine.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]);
+};
+function cpuNow(serverPid: number): CpuSample | undefined {
+  if (!existsSync('/proc/stat')) return undefined;
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    let postgres = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const line = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (line.includes('(postgres)')) postgres += jiffies(line);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return {
+      at: performance.now(),
+      total: cpu.reduce((a, b) => a + b, 0),
+      idle: cpu[3] + (cpu[4] ?? 0),
+      server: jiffies(readFileSync(`/proc/${serverPid}/stat`, 'utf8')),
+      postgres,
+      self: jiffies(readFileSync('/proc/self/stat', 'utf8')),
+    };
+  } catch {
+    return undefined;
+  }
+}
+function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuShare, 'operation'> {
+  const seconds = (b.at - a.at) / 1000;
+  const cores = (j: number) => Number((j / TICK / seconds).toFixed(2));
+  const busyCores = cores(b.total - a.total - (b.idle - a.idle));
+  const serverCores = cores(b.server - a.server);
+  const postgresCores = cores(b.postgres - a.postgres);
+  const benchCores = cores(b.self - a.self);
+  const otherCores = Number(Math.max(0, busyCores - serverCores - postgresCores - benchCores).toFixed(2));
+  return { busyCores, serverCores, postgresCores, benchCores, otherCores, ceiling: Number(Math.min(2, availableParallelism() / Math.max(busyCores, 0.01)).toFixed(2)) };
 }
 
 /** req/s with two processes over req/s with one, per operation measured both ways: the mean of the per-round ratios */
@@ -401,6 +455,12 @@ function report() {
   for (const [k, v] of Object.entries(pageFacts)) console.log(`${k}: ${v}`);
   const scaling = processRatios();
   for (const r of scaling) console.log(`${r.operation}, 2 processes / 1: ${r.ratio.toFixed(2)} (mean over ${r.roundRatios.length} alternating rounds: ${r.roundRatios.join(', ')}; mean req/s ${r.two} / ${r.one}); goal ≥ 1.5: ${r.ratio >= 1.5 ? 'met' : 'NOT met'}`);
+  for (const c of cpuShares) {
+    console.log(
+      `${c.operation}, one process: ${c.busyCores} of ${availableParallelism()} cores busy (server ${c.serverCores}, PostgreSQL ${c.postgresCores}, ` +
+        `autocannon ${c.benchCores}, kernel and other ${c.otherCores}): at most ${c.ceiling}× from more processes on this machine`,
+    );
+  }
   const listRatioFigure = ratioOf('list 20 (filtered)', LIST_GOAL);
   const bad = figures.filter((f) => f.non2xx || f.errors);
   if (bad.length) console.warn(`WARNING: non-2xx responses or errors in: ${bad.map((f) => `${f.database} ${f.operation}`).join(', ')}`);
@@ -415,6 +475,7 @@ function report() {
         settings: { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rows: ROWS, idSample: ID_SAMPLE },
         results: figures,
         processRatios: scaling,
+        cpuWithOneProcess: cpuShares,
         pages: pageFacts,
         getByIdRatio: ratio === undefined ? null : { ours: ours!.requestsPerSecond, bare: bare!.requestsPerSecond, roundRatios: roundRatios.map((r) => Number(r.toFixed(3))), ratio: Number(ratio.toFixed(3)), goal: GOAL, met: ratio >= GOAL },
         listRatio: listRatioFigure ?? null,
