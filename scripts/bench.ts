@@ -13,7 +13,10 @@
  * On PostgreSQL, list and get by id run against one server process and against two on one port (BENCH_WORKERS=2,
  * node:cluster, as `WORKERS=2 npm start`), on the same rows in alternating rounds, and the ratio to one process is printed.
  *
- * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up); BENCH_ONLY=sqlite,pages,postgres
+ * The bytes each request allocates, ours and bare, come from scripts/bench/alloc.ts (in process, no network): a figure
+ * that two runs on a busy machine agree on, where req/s do not.
+ *
+ * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up); BENCH_ONLY=sqlite,pages,postgres,alloc
  * runs only the parts it names. Figures go
  * to stdout and to .tmp/bench-results.json. Everything made is removed at the end, on failure too.
  */
@@ -461,6 +464,9 @@ function report() {
         `autocannon ${c.benchCores}, kernel and other ${c.otherCores}): at most ${c.ceiling}× from more processes on this machine`,
     );
   }
+  for (const [operation, a] of Object.entries(allocated)) {
+    console.log(`${operation}, bytes allocated per request: ours ${a.ours}, bare ${a.bare} (${(a.ours / a.bare).toFixed(2)}×; steady from run to run, unlike req/s)`);
+  }
   const listRatioFigure = ratioOf('list 20 (filtered)', LIST_GOAL);
   const bad = figures.filter((f) => f.non2xx || f.errors);
   if (bad.length) console.warn(`WARNING: non-2xx responses or errors in: ${bad.map((f) => `${f.database} ${f.operation}`).join(', ')}`);
@@ -476,6 +482,7 @@ function report() {
         results: figures,
         processRatios: scaling,
         cpuWithOneProcess: cpuShares,
+        allocatedBytesPerRequest: allocated,
         pages: pageFacts,
         getByIdRatio: ratio === undefined ? null : { ours: ours!.requestsPerSecond, bare: bare!.requestsPerSecond, roundRatios: roundRatios.map((r) => Number(r.toFixed(3))), ratio: Number(ratio.toFixed(3)), goal: GOAL, met: ratio >= GOAL },
         listRatio: listRatioFigure ?? null,
@@ -565,7 +572,24 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 /** BENCH_ONLY=sqlite,pages,postgres: the parts to run (every part when unset), for a quicker look at one */
 const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim());
-const part = (name: 'sqlite' | 'pages' | 'postgres') => !only || only.includes(name);
+const part = (name: 'sqlite' | 'pages' | 'postgres' | 'alloc') => !only || only.includes(name);
+
+/** bytes allocated per request, ours and bare (scripts/bench/alloc.ts, in a process of its own with the flags it needs) */
+const allocated: Record<string, { ours: number; bare: number }> = {};
+async function benchAllocation() {
+  log('allocation per request (scripts/bench/alloc.ts)');
+  const child = fork(join(ROOT, 'scripts', 'bench', 'alloc.ts'), [], {
+    cwd: ROOT,
+    execArgv: ['--expose-gc', '--max-semi-space-size=256', '--import', 'tsx'],
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`scripts/bench/alloc.ts exited with code ${code}`);
+  Object.assign(allocated, JSON.parse(out.trim().split('\n').pop()!));
+}
 
 let failed = false;
 try {
@@ -575,6 +599,7 @@ try {
   const sqlitePath = join(dir, 'bench.db');
   if (part('sqlite')) await benchDatabase('sqlite', `file:${sqlitePath}`, sqlitePath);
   if (part('pages')) await benchPages(dir);
+  if (part('alloc')) await benchAllocation();
 
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (!part('postgres')) log('PostgreSQL skipped: not in BENCH_ONLY');
