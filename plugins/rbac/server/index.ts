@@ -6,7 +6,7 @@ import { createRateLimiter, DEFAULT_LIMITS, type RateLimits } from './rate-limit
 import { authenticationRoutes } from './routes/authentication.js';
 import { identityRoutes } from './routes/identities.js';
 import { crmRequestRoutes } from './routes/crm-requests.js';
-import { sameOriginWrites } from './origin.js';
+import { refuseForeignWrites } from './origin.js';
 import { DEFAULT_CHAIN_IDS } from './wallet.js';
 
 export interface RbacOptions {
@@ -45,9 +45,9 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
     authorizer: (ctx) => deps(ctx).access.authorizer,
     identity: (ctx) => ({ caller: deps(ctx).access.caller, permits: deps(ctx).access.permits }),
     middleware: (ctx) => {
-      const sameOrigin = sameOriginWrites(ctx.config);
+      const refuseForeign = refuseForeignWrites(ctx.config);
       const authorize = deps(ctx).access.middleware;
-      return (c, next) => sameOrigin(c, () => authorize(c, next) as Promise<void>);
+      return (c, next) => (refuseForeign(c), authorize(c, next));
     },
     routes: (app, ctx) => {
       authenticationRoutes(app, deps(ctx));

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { requestCookie, requestHeader } from '../../../runtime/http/headers.js';
 import { HttpError } from '../../../runtime/http/errors.js';
 import type { Config } from '../../../runtime/config.js';
@@ -33,16 +33,16 @@ function originOf(url: string | undefined): string | undefined {
  * second wall, not the only one. Requests that name no origin at all come from non-browser clients
  * (a browser always sends Origin on a cross-origin POST), unless Sec-Fetch-Site says cross-site.
  */
-export function sameOriginWrites(config: Config): MiddlewareHandler {
+export function refuseForeignWrites(config: Config): (c: Context) => void {
   // this server's public address and the storefronts on other hosts that CORS_ORIGINS lets in
   const allowed = new Set([new URL(config.publicUrl).origin, ...config.corsOrigins]);
-  return function sameOrigin(c, next) {
+  // a check the accounts middleware runs first, not a middleware of its own (no next to wrap per request)
+  return function refuseForeign(c) {
     if (STATE_CHANGING.has(c.req.method) && cookieAuthenticated(c)) {
-      const origin = originOf(c.req.header('origin')) ?? originOf(c.req.header('referer'));
+      const origin = originOf(requestHeader(c, 'origin')) ?? originOf(requestHeader(c, 'referer'));
       const own = new URL(c.req.url).origin;
-      const foreign = origin !== undefined ? origin !== own && !allowed.has(origin) : c.req.header('sec-fetch-site') === 'cross-site';
+      const foreign = origin !== undefined ? origin !== own && !allowed.has(origin) : requestHeader(c, 'sec-fetch-site') === 'cross-site';
       if (foreign) throw new HttpError(403, 'Not authorized: a request from another origin');
     }
-    return next();
   };
 }
