@@ -586,7 +586,9 @@ async function benchAllocation() {
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
   if (code !== 0) throw new Error(`scripts/bench/alloc.ts exited with code ${code}`);
   Object.assign(allocated, JSON.parse(out.trim().split('\n').pop()!));
 }

@@ -37,7 +37,8 @@ const dir = join(ROOT, '.tmp', `alloc-${randomBytes(4).toString('hex')}`);
 mkdirSync(dir, { recursive: true });
 const file = join(dir, 'db.sqlite');
 const secret = randomBytes(24).toString('base64url').slice(0, 32);
-const config = loadConfig({ ...process.env, DATABASE_URL: `file:${file}`, RBAC_SECRET_KEY: secret, RBAC_JWT_SECRET: `${secret}-jwt`, NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: '0' });
+// no REDIS_URL: the figure is the request path's own, on the embedded database
+const config = loadConfig({ ...process.env, REDIS_URL: '', DATABASE_URL: `file:${file}`, RBAC_SECRET_KEY: secret, RBAC_JWT_SECRET: `${secret}-jwt`, NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: '0' });
 const app = await prepare({ config, root: ROOT, plugins, seed: false, web: 'off' });
 let bareDb: BetterSqlite3.Database | undefined;
 try {
@@ -116,3 +117,5 @@ try {
   bareDb?.close();
   rmSync(dir, { recursive: true, force: true });
 }
+// the plugins' timers and buses (Redis when REDIS_URL is set) would keep the process up
+process.exit(0);
