@@ -3,8 +3,8 @@
  * test). CPU figures on a shared machine move by a third between runs; the memory a request allocates does not, so
  * two runs of this compare a change to the request path within a few per cent.
  *
- * In one process, on a fresh SQLite file under .tmp/: the real app (`prepare`, every plugin) and a bare Hono app with
- * the same SQL (as scripts/bench/server.ts), each behind @hono/node-server's own request listener, fed Node
+ * In one process, on a fresh SQLite file under .tmp/: the real app (`prepare`, every plugin) and the bare yardstick
+ * (scripts/bench/bare.ts), each behind @hono/node-server's own request listener, fed Node
  * IncomingMessage / ServerResponse pairs without a socket (so the kernel and the network are left out, and
  * everything from the parsed request to the written head and body is counted). Each figure: the heap grown over
  * 500 requests between two forced collections, with a young generation large enough that nothing is collected in
@@ -18,14 +18,12 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
-import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
-import BetterSqlite3 from 'better-sqlite3';
 import { ROOT } from '../../engine/codegen.js';
 import { loadConfig } from '../../runtime/config.js';
-import { loadGenerated } from '../../runtime/generated.js';
 import { prepare } from '../../runtime/server.js';
 import { plugins } from '../../plugins/index.js';
+import { bareApp } from './bare.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
@@ -40,7 +38,7 @@ const secret = randomBytes(24).toString('base64url').slice(0, 32);
 // no REDIS_URL: the figure is the request path's own, on the embedded database
 const config = loadConfig({ ...process.env, REDIS_URL: '', DATABASE_URL: `file:${file}`, RBAC_SECRET_KEY: secret, RBAC_JWT_SECRET: `${secret}-jwt`, NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: '0' });
 const app = await prepare({ config, root: ROOT, plugins, seed: false, web: 'off' });
-let bareDb: BetterSqlite3.Database | undefined;
+let bare: Awaited<ReturnType<typeof bareApp>> | undefined;
 try {
   const ids: string[] = [];
   for (let chunk = 0; chunk < 2; chunk++) {
@@ -53,20 +51,8 @@ try {
     for (const row of ((await res.json()) as { data: { id: string }[] }).data) ids.push(row.id);
   }
 
-  // the bare handler of scripts/bench/server.ts: the same columns and SQL, prepared once
-  const generated = await loadGenerated(join(ROOT, 'generated'));
-  const entity = generated.model.byId['ecommerce/product'];
-  const table = generated.tables.sqlite['ecommerce/product'];
-  const columns = entity.fields.filter((f) => !f.secret).map((f) => `"${table[f.name].name as string}" AS "${f.name}"`).join(', ');
-  bareDb = new BetterSqlite3(file, { readonly: true });
-  const byId = bareDb.prepare(`SELECT ${columns} FROM ecommerce_products WHERE id = ?`);
-  const list = bareDb.prepare(`SELECT ${columns} FROM ecommerce_products WHERE type = ? ORDER BY created_at, id LIMIT ? OFFSET ?`);
-  const bare = new Hono();
-  bare.get(PRODUCTS, (c) => c.json({ data: list.all(c.req.query('filters[and][0][value]'), Number(c.req.query('limit') ?? 1000), 0) }));
-  bare.get(`${PRODUCTS}/:id`, (c) => {
-    const row = byId.get(c.req.param('id'));
-    return row ? c.json({ data: row }) : c.json({ message: 'Not found', status: 404 }, 404);
-  });
+  // the bare yardstick of scripts/bench/server.ts, on the same file
+  bare = await bareApp(file);
 
   type Listener = ReturnType<typeof getRequestListener>;
   /** one GET through a listener, as a client with autocannon's headers sends it; resolves with the status once answered */
@@ -104,7 +90,7 @@ try {
     return Math.round(each.sort((a, b) => a - b)[2]);
   }
 
-  const listeners = { ours: getRequestListener(app.app.fetch), bare: getRequestListener(bare.fetch) };
+  const listeners = { ours: getRequestListener(app.app.fetch), bare: getRequestListener(bare.app.fetch) };
   const byIdPath = (i: number) => `${PRODUCTS}/${ids[(i * 7) % ids.length]}`;
   const result: Record<string, { ours: number; bare: number }> = {};
   for (const [operation, pathOf] of [['get by id', byIdPath], ['list 20 (filtered)', () => LIST]] as const) {
@@ -114,7 +100,7 @@ try {
 } finally {
   app.shutdown();
   await app.database.close();
-  bareDb?.close();
+  bare?.close();
   rmSync(dir, { recursive: true, force: true });
 }
 // the plugins' timers and buses (Redis when REDIS_URL is set) would keep the process up

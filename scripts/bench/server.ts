@@ -3,10 +3,7 @@
  * server do not share one event loop. Started with fork(); BENCH_SERVER picks the kind:
  *
  * - `app`: the real server (startServer) on DATABASE_URL, plugins from plugins/index.ts, no seed;
- * - `bare`: a minimal Hono app answering GET /api/ecommerce/products/:id and the list filtered by type
- *   (GET /api/ecommerce/products?filters[and][0][value]=…&limit=…, the SQL of our list: same columns,
- *   WHERE type = ?, default order createdAt then id) from the SQLite file at BENCH_SQLITE_PATH with
- *   better-sqlite3 prepared statements, opened read-only.
+ * - `bare`: the bare yardstick (scripts/bench/bare.ts) on the SQLite file at BENCH_SQLITE_PATH.
  *
  * With BENCH_WORKERS=N (app only), this process is a node:cluster primary (as `WORKERS=N npm start`) and N workers
  * serve one port; it answers `{ port }` once every worker listens.
@@ -15,23 +12,17 @@
  * when the parent goes away.
  */
 import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { relayBetweenWorkers } from '../../runtime/cluster.js';
 import { serve, type ServerType } from '@hono/node-server';
-import { Hono } from 'hono';
-import BetterSqlite3 from 'better-sqlite3';
 import { ROOT } from '../../engine/codegen.js';
 import { loadConfig } from '../../runtime/config.js';
-import { loadGenerated } from '../../runtime/generated.js';
 import { startServer } from '../../runtime/server.js';
 import { plugins as all } from '../../plugins/index.js';
 import { createHostPlugin } from '../../plugins/host/server/index.js';
+import { bareApp } from './bare.js';
 
 // BENCH_PAGE_CACHE=off: every page is rendered (the page cache serves every visitor, so nothing else skips it)
 const plugins = process.env.BENCH_PAGE_CACHE === 'off' ? all.map((p) => (p.name === 'host' ? createHostPlugin({ pageCache: false }) : p)) : all;
-
-const PRODUCT = 'ecommerce/product';
 
 export type ServerMessage = { port: number } | { error: string } | { queries: number };
 
@@ -60,41 +51,17 @@ async function startApp(): Promise<number> {
   return running.port;
 }
 
-/** the columns Repository.get selects (every non-secret field), under the same names */
-async function productColumns(): Promise<string> {
-  const generated = await loadGenerated(join(ROOT, 'generated'));
-  const entity = generated.model.byId[PRODUCT];
-  const table = generated.tables.sqlite[PRODUCT];
-  return entity.fields
-    .filter((f) => !f.secret)
-    .map((f) => `"${table[f.name].name as string}" AS "${f.name}"`)
-    .join(', ');
-}
-
 async function startBare(): Promise<number> {
   const path = process.env.BENCH_SQLITE_PATH;
   if (!path) throw new Error('BENCH_SQLITE_PATH is required');
-  const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
-  const byId = db.prepare(`SELECT ${await productColumns()} FROM ecommerce_products WHERE id = ?`);
-  const list = db.prepare(`SELECT ${await productColumns()} FROM ecommerce_products WHERE type = ? ORDER BY created_at, id LIMIT ? OFFSET ?`);
-  const app = new Hono();
   // BENCH_STATIC_FILE: those bytes as a static HTML file, the yardstick of a cached page
-  const file = process.env.BENCH_STATIC_FILE ? readFileSync(process.env.BENCH_STATIC_FILE) : undefined;
-  if (file) app.get('/static', (c) => c.body(file, 200, { 'content-type': 'text/html; charset=UTF-8', 'cache-control': 'no-cache' }));
-  app.get('/api/ecommerce/products', (c) => {
-    const rows = list.all(c.req.query('filters[and][0][value]'), Number(c.req.query('limit') ?? 1000), 0);
-    return c.json({ data: rows });
-  });
-  app.get('/api/ecommerce/products/:id', (c) => {
-    const row = byId.get(c.req.param('id'));
-    return row ? c.json({ data: row }) : c.json({ message: 'Not found', status: 404 }, 404);
-  });
+  const bare = await bareApp(path, process.env.BENCH_STATIC_FILE);
   const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = serve({ fetch: bare.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   close = async () => {
     await new Promise<void>((r) => server.close(() => r()));
-    db.close();
+    bare.close();
   };
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('the bare server has no port');
