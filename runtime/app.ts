@@ -15,6 +15,7 @@ import { openapiRoutes } from './http/openapi.js';
 import { routeMatcher } from './http/routes-known.js';
 import { addressLimiter } from './http/rate-limit.js';
 import { limitBodies, UPLOAD_BODY_BYTES } from './http/limits.js';
+import { requestHeader } from './http/headers.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
 import { envelope } from './http/envelope.js';
@@ -72,7 +73,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
       exposeHeaders: ['X-Total-Count', 'Retry-After'],
       maxAge: 600,
     });
-    app.use('/api/*', (c, next) => (config.corsOrigins.includes(c.req.header('origin') ?? '') ? allowCors(c, next) : next()));
+    app.use('/api/*', (c, next) => (config.corsOrigins.includes(requestHeader(c, 'origin') ?? '') ? allowCors(c, next) : next()));
   }
   // with a read replica: a request that writes or carries credentials reads from the primary (its own writes, a
   // session made a moment ago); anonymous GETs read from the replica

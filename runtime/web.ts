@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Context, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
-import { accepted, addVary, answerHeader, isCompressible, setAnswerHeader, type Encoding } from './http/wire.js';
+import { accepted, addVary, answerHeader, etagMatches, isCompressible, setAnswerHeader, type Encoding } from './http/wire.js';
+import { requestHeader } from './http/headers.js';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -142,11 +143,12 @@ function builtAssetFiles(dir: string) {
     const file = files.get(c.req.path.slice('/assets/'.length));
     if (!file) return next();
     const headers = new Headers({ 'content-type': file.type, 'cache-control': 'public, max-age=31536000, immutable', etag: file.etag });
-    if (c.req.header('if-none-match') === file.etag) return new Response(null, { status: 304, headers });
+    // the same comparison as every other answer's validator (weak, a list, `*`)
+    if (etagMatches(requestHeader(c, 'if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
     let body = file.bytes;
     if (isCompressible(file.type)) {
       addVary(headers, 'Accept-Encoding');
-      const encoding = accepted(c.req.header('accept-encoding')).find((e) => file.encoded[e]);
+      const encoding = accepted(requestHeader(c, 'accept-encoding')).find((e) => file.encoded[e]);
       if (encoding) {
         body = file.encoded[encoding]!;
         headers.set('content-encoding', encoding);
