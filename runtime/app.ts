@@ -61,7 +61,8 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   const app = new Hono();
   // request id, no-store for answers with credentials, compression and validators, security headers: one envelope,
   // one pass over each answer's headers (runtime/http/envelope.ts)
-  app.use(envelope({ hsts: config.production }));
+  // a request's reads see every write committed before it started (SQLite's run of reads in one snapshot ends here)
+  app.use(envelope({ hsts: config.production, onRequest: database.fresh }));
   // a storefront on another origin (CORS_ORIGINS): preflights answered and credentials allowed for exactly those
   // origins; any other origin gets no CORS header at all
   if (config.corsOrigins.length) {

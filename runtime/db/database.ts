@@ -54,6 +54,12 @@ export interface Database {
    * column to decode), on the pool `db` reads from, with no drizzle query built or mapped. Undefined on SQLite.
    */
   queryRaw?(sql: string, params: unknown[]): Promise<unknown[][]>;
+  /**
+   * A request starts: reads from here on must see every write committed before it, by any process. SQLite keeps a
+   * run of reads in one read transaction (a snapshot, see sqlite.ts); this ends it. Undefined where every read sees
+   * the latest commit anyway (PostgreSQL, each statement its own snapshot).
+   */
+  fresh?(): void;
   /** statements sent so far (through drizzle), for tests and diagnostics */
   readonly queries: number;
   /**

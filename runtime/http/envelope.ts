@@ -13,6 +13,8 @@ export interface EnvelopeOptions {
   /** Strict-Transport-Security on every answer (production) */
   hsts: boolean;
   compressed?: CompressedCache;
+  /** called as each request starts, before anything reads (the database's `fresh`) */
+  onRequest?: () => void;
 }
 
 /** answers of the API: nothing in them is a document to render or frame (pages and the admin set their own) */
@@ -56,9 +58,10 @@ const REQUEST_ID = /[^\w\-=]/;
  * An answer made in memory (the usual case) has its headers read into a plain object and goes out through
  * @hono/node-server's fast path, with no Fetch Headers object made along the way.
  */
-export function envelope({ hsts, compressed = new CompressedCache() }: EnvelopeOptions): MiddlewareHandler {
+export function envelope({ hsts, compressed = new CompressedCache(), onRequest }: EnvelopeOptions): MiddlewareHandler {
   const security = securityHeaders(hsts);
   return async function envelope(c, next) {
+    onRequest?.();
     let id = requestHeader(c, 'x-request-id');
     if (!id || id.length > 255 || REQUEST_ID.test(id)) id = crypto.randomUUID();
     c.set('requestId', id);
