@@ -65,31 +65,31 @@ export function readTracker() {
     if (!byNode) proxies.set(value, (byNode = new Map()));
     const known = byNode.get(node);
     if (known) return known as T;
-    const list = Array.isArray(value);
+    // a list: a plain array of its rows, each watched where the list is noted (its length, indexes and methods are
+    // the array's own; a proxy over it trapped every index and method a render's map or filter went through)
+    if (Array.isArray(value)) {
+      const rows = value.map((v) => watch(v, node));
+      byNode.set(node, rows);
+      return rows as T;
+    }
     // what each property gave the render, watched: page data is not changed while it renders, so a second read of
     // a property is one lookup (a render reads the same fields many times: a title per language check, a url per link)
     const given = new Map<string, unknown>();
     const proxy = new Proxy(value as Obj, {
-      get(target, prop, receiver) {
-        if (typeof prop === 'symbol') return Reflect.get(target, prop, receiver);
+      get(target, prop) {
+        if (typeof prop === 'symbol') return target[prop];
         const seen = given.get(prop);
         if (seen !== undefined || given.has(prop)) return seen;
-        const v = Reflect.get(target, prop, receiver);
-        let out: unknown;
-        if (list) {
-          // an index (a row of the list: noted where the list is), or the list's own length and methods
-          const c = prop.charCodeAt(0);
-          out = c >= 48 && c <= 57 ? watch(v, node) : v;
-        } else out = watch(v, childNode(node, prop));
+        const out = watch(target[prop], childNode(node, prop));
         given.set(prop, out);
         return out;
       },
       has(target, prop) {
-        if (typeof prop === 'string' && !list) childNode(node, prop);
-        return Reflect.has(target, prop);
+        if (typeof prop === 'string') childNode(node, prop);
+        return prop in target;
       },
       ownKeys(target) {
-        if (!list && !node.all) {
+        if (!node.all) {
           node.all = true;
           read.add(`${node.path}.*`);
         }

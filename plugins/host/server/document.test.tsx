@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { register } from '../../../web/registry.js';
+import type { PageData } from '../../../web/storefront/page.js';
+import { renderDocument } from './document.js';
+
+/** a widget that reads `extra` only when `showExtra` is set: what it reads depends on its data */
+register('test/widget/conditional', ({ row }: { row: Record<string, unknown> }) => (
+  <section>
+    <h2>{String(row.title)}</h2>
+    {row.showExtra ? <p>{String(row.extra)}</p> : null}
+  </section>
+));
+
+const page = (widget: Record<string, unknown>): PageData => ({
+  context: { language: 'en', languages: ['en'], defaultLanguage: 'en', url: '/', params: {} },
+  title: 't',
+  meta: {},
+  before: [],
+  content: [{ id: 'b1', module: 'test', widget: { id: 'w1', variant: 'conditional', ...widget } as never }],
+  after: [],
+});
+const shipped = (html: string) => JSON.parse(html.match(/<script id="__PAGE__" type="application\/json">(.*?)<\/script>/s)![1]).content[0].widget;
+
+describe('a render ships what it read, also when the same data was rendered before', () => {
+  it('the same data twice: the same document, the same fields shipped', () => {
+    const data = () => page({ title: 'Hello', showExtra: false, extra: 'secret draft', adminTitle: 'internal' });
+    const first = renderDocument(data(), '');
+    const second = renderDocument(data(), '');
+    expect(second).toBe(first);
+    expect(first).toContain('<h2>Hello</h2>');
+    expect(shipped(second)).toEqual({ id: 'w1', variant: 'conditional', title: 'Hello', showExtra: false });
+  });
+
+  it('data that makes the render read another field ships that field', () => {
+    renderDocument(page({ title: 'Hello', showExtra: false, extra: 'Shown now' }), '');
+    const html = renderDocument(page({ title: 'Hello', showExtra: true, extra: 'Shown now' }), '');
+    expect(html).toContain('<p>Shown now</p>');
+    expect(shipped(html)).toEqual({ id: 'w1', variant: 'conditional', title: 'Hello', showExtra: true, extra: 'Shown now' });
+    // and the first data again: the field it does not draw stays off
+    expect(shipped(renderDocument(page({ title: 'Hello', showExtra: false, extra: 'Shown now' }), ''))).not.toHaveProperty('extra');
+  });
+
+  it('the fields read are told to the host on every render, the first and those after', () => {
+    const told: string[][] = [];
+    const data = () => page({ title: 'Again', showExtra: true, extra: 'x' });
+    renderDocument(data(), '', '', (paths) => told.push([...paths]));
+    renderDocument(data(), '', '', (paths) => told.push([...paths]));
+    expect(told[1]).toEqual(told[0]);
+    expect(told[0]).toEqual(expect.arrayContaining(['test:conditional.title', 'test:conditional.extra']));
+  });
+});
