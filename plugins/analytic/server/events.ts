@@ -4,6 +4,7 @@ import type { HookSet } from '../../../runtime/crud/hooks.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Recorder } from './recorder.js';
 import { answerHeader } from '../../../runtime/http/wire.js';
+import { requestHeader } from '../../../runtime/http/headers.js';
 
 const NOT_PAGES = /^\/(api|admin|assets|files|@|node_modules)(\/|$)|^\/(sitemap\.xml|robots\.txt|favicon\.ico)$/;
 const BOTS = /bot|crawl|spider|slurp|preview|headless/i;
@@ -13,8 +14,8 @@ function isPageView(c: Context): boolean {
   if (c.req.method !== 'GET' || c.res.status !== 200 || NOT_PAGES.test(c.req.path)) return false;
   if (!answerHeader(c.res, 'content-type')?.startsWith('text/html')) return false;
   // the live page's own refresh, prefetches and crawlers are not views
-  if (c.req.header('x-live-refresh') || /prefetch/i.test(c.req.header('sec-purpose') ?? c.req.header('purpose') ?? '')) return false;
-  return !BOTS.test(c.req.header('user-agent') ?? '');
+  if (requestHeader(c, 'x-live-refresh') || /prefetch/i.test(requestHeader(c, 'sec-purpose') ?? requestHeader(c, 'purpose') ?? '')) return false;
+  return !BOTS.test(requestHeader(c, 'user-agent') ?? '');
 }
 
 /** page views: counted in memory once the page is answered (the write comes later, in a batch) */

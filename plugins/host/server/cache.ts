@@ -23,9 +23,10 @@ export class PageCache {
     return page?.etag;
   }
 
-  set(key: string, html: string, read: Set<string>) {
+  /** keeps a page's HTML (its UTF-8 bytes, or a string encoded here) */
+  set(key: string, html: string | Uint8Array<ArrayBuffer>, read: Set<string>) {
     if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value!);
-    this.pages.set(key, { html: encoder.encode(html), read });
+    this.pages.set(key, { html: typeof html === 'string' ? encoder.encode(html) : html, read });
   }
 
   /** drops every page that read the entity */

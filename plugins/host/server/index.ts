@@ -94,6 +94,7 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
 }
 
 const made = new WeakMap<PluginContext, Storefront>();
+const encoder = new TextEncoder();
 
 let loading: Promise<typeof import('./document.js')> | undefined;
 /**
@@ -202,8 +203,12 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       try {
         const rendered = await page(language, segments, assets);
         if (!rendered) return notFound();
-        if (caching) cache.set(key, rendered.html, rendered.read);
-        return answer(rendered.html, 200, { 'x-page-cache': 'miss' });
+        // encoded once: the cache keeps these bytes, the validator is their digest, and the socket gets them as they
+        // are (a string answer is measured, hashed and encoded again on its way out)
+        const html = encoder.encode(rendered.html);
+        if (!caching) return answer(html, 200, { 'x-page-cache': 'miss' });
+        cache.set(key, html, rendered.read);
+        return answer(html, 200, { 'x-page-cache': 'miss', etag: cache.etag(key)! });
       } catch (e) {
         ctx.log.error({ err: e, url }, 'page render failed');
         return answer(await errorPage(language, assets), 500);
