@@ -47,25 +47,34 @@ export function linksOf(model: Model, entity: Entity): Link[] {
   return links;
 }
 
+/** where a plan names the fields to read of its rows (a symbol: no relation key can be it) */
+export const FIELDS: unique symbol = Symbol('fields');
+
 /**
  * Which relations `expand` walks: a relation's key (as on the rows) → the plan below its far end; a key left out is
- * not walked; undefined (at the top or under a key) walks every relation, `depth` levels deep.
- * @example { widgetsToArticles: { articlesToFileStorageModuleFiles: undefined } }
+ * not walked; undefined (at the top or under a key) walks every relation, `depth` levels deep. `[FIELDS]`, where
+ * given, names the fields to read of the far end's rows (their id always): a plan without it reads every public one.
+ * @example { widgetsToArticles: { articlesToFileStorageModuleFiles: undefined, [FIELDS]: ['title'] } }
  */
-export type ExpandPlan = { [relationKey: string]: ExpandPlan | undefined };
+export type ExpandPlan = { [relationKey: string]: ExpandPlan | undefined; [FIELDS]?: readonly string[] };
 
-/** the plan that walks what either walks (undefined, everything, when either is) */
+/** the plan that walks what either walks and reads the fields either reads (undefined, everything, when either is) */
 export function mergePlans(a: ExpandPlan | undefined, b: ExpandPlan | undefined): ExpandPlan | undefined {
   if (!a || !b) return undefined;
   const out: ExpandPlan = { ...a };
   for (const [key, sub] of Object.entries(b)) out[key] = Object.hasOwn(a, key) ? mergePlans(a[key], sub) : sub;
+  const fields = a[FIELDS] && b[FIELDS] ? [...new Set([...a[FIELDS], ...b[FIELDS]])] : undefined;
+  if (fields) out[FIELDS] = fields;
+  else delete out[FIELDS];
   return out;
 }
 
-/** whether walking `used` read everything `wanted` walks */
+/** whether walking `used` read everything `wanted` walks, every field it reads included */
 export function coversPlan(used: ExpandPlan | undefined, wanted: ExpandPlan | undefined): boolean {
   if (!used || used === wanted) return true;
   if (!wanted) return false;
+  const fields = used[FIELDS];
+  if (fields && (!wanted[FIELDS] || wanted[FIELDS].some((f) => !fields.includes(f)))) return false;
   return Object.entries(wanted).every(([key, sub]) => Object.hasOwn(used, key) && coversPlan(used[key], sub));
 }
 
@@ -91,7 +100,7 @@ export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows
       continue;
     }
     const farIds = [...new Set(rels.map((r) => r[link.far.name] as string))];
-    const found = (await repo.readIn(db, link.target, 'id', farIds)) as Row[];
+    const found = (await repo.readIn(db, link.target, 'id', farIds, false, plan?.[link.key]?.[FIELDS])) as Row[];
     const ends = new Map((await expand(repo, db, link.target, found, link.back ? 0 : depth - 1, onRead, plan?.[link.key])).map((t) => [t.id, t]));
     for (const r of rows) {
       r[link.key] = rels

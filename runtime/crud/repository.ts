@@ -50,6 +50,7 @@ export class Repository {
   /** SQLite: the text of each entity's select by id, and how to decode the columns it selects */
   private byIdText = new Map<string, string>();
   private inTexts = new Map<string, string>();
+  private someColumnsCache = new Map<string, Record<string, Drizzle>>();
   private shapes = new Map<string, { names: string[]; decoders: ((v: unknown) => unknown)[] }>();
   /** counts kept while the database's data version stays the same (see count) */
   private counts: { version: number; byKey: Map<string, number> } = { version: -1, byKey: new Map() };
@@ -169,11 +170,11 @@ export class Repository {
    * Rows of `columns(entity)` from arrays of driver values (Database.readRaw): each column's own decoding
    * (JSON text, dates, booleans), fixed per entity, instead of drizzle's per-row, per-column type checks.
    */
-  private decode(entity: Entity, raw: unknown[][], publicOnly = false): Row[] {
-    const key = publicOnly ? `public ${entity.id}` : entity.id;
+  private decode(entity: Entity, raw: unknown[][], publicOnly = false, only?: readonly string[]): Row[] {
+    const key = only ? `public ${entity.id} ${only.join(',')}` : publicOnly ? `public ${entity.id}` : entity.id;
     let shape = this.shapes.get(key);
     if (!shape) {
-      const cols = Object.entries(publicOnly ? this.publicColumns(entity) : this.columns(entity));
+      const cols = Object.entries(only ? this.someColumns(entity, only) : publicOnly ? this.publicColumns(entity) : this.columns(entity));
       shape = { names: cols.map(([name]) => name), decoders: cols.map(([, col]) => (v: unknown) => col.mapFromDriverValue(v)) };
       this.shapes.set(key, shape);
     }
@@ -193,21 +194,38 @@ export class Repository {
    * order (orderIndex, createdAt, id). Where the database runs raw reads (SQLite), the SQL text is built once per
    * entity, field and number of values, and rows are decoded per column: the page assembly's expansions run dozens
    * of these per page, and building each with drizzle cost more than running it. Elsewhere, drizzle runs it on `db`.
+   * With `only`, just `id` and those fields (`someColumns`).
    */
-  async readIn(db: Drizzle, entity: Entity, field: string, values: unknown[], ordered = false): Promise<Row[]> {
+  async readIn(db: Drizzle, entity: Entity, field: string, values: unknown[], ordered = false, only?: readonly string[]): Promise<Row[]> {
     const t = this.table(entity);
     const query = (d: Drizzle, vals: unknown[]) => {
-      const q = d.select(this.publicColumns(entity)).from(t).where(inArray(t[field], vals));
+      const q = d.select(only ? this.someColumns(entity, only) : this.publicColumns(entity)).from(t).where(inArray(t[field], vals));
       return ordered ? q.orderBy(asc(t.orderIndex), asc(t.createdAt), asc(t.id)) : q;
     };
     if (!this.database.readRaw || db !== this.database.db) return query(db, values);
-    const key = `${entity.id} ${field} ${values.length} ${ordered}`;
+    const key = `${entity.id} ${field} ${values.length} ${ordered}${only ? ' ' + only.join(',') : ''}`;
     let text = this.inTexts.get(key);
     if (text === undefined) {
       text = query(db, values).toSQL().sql as string;
       if (this.inTexts.size < COUNTS_KEPT) this.inTexts.set(key, text);
     }
-    return this.decode(entity, this.database.readRaw(text, values), true);
+    return this.decode(entity, this.database.readRaw(text, values), true, only);
+  }
+
+  /**
+   * `id` and those of `names` that are public columns of the entity (`readIn`'s `only`: the fields a page's widgets
+   * read); a name that is no public column (a relation's key, a secret field) selects nothing
+   */
+  private someColumns(entity: Entity, names: readonly string[]): Record<string, Drizzle> {
+    const key = `${entity.id} ${names.join(',')}`;
+    let cols = this.someColumnsCache.get(key);
+    if (!cols) {
+      const all = this.publicColumns(entity);
+      cols = Object.fromEntries(Object.entries(all).filter(([name]) => name === 'id' || names.includes(name)));
+      if (this.someColumnsCache.size >= COUNTS_KEPT) this.someColumnsCache.clear();
+      this.someColumnsCache.set(key, cols);
+    }
+    return cols;
   }
 
   /**

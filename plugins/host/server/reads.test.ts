@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { readTracker } from './reads.js';
+import { FIELDS } from '../../../runtime/crud/expand.js';
 import type { PageData } from '../../../web/storefront/page.js';
 
 const page = (widget: Record<string, unknown>, params: Record<string, Record<string, unknown>> = {}): PageData => ({
@@ -73,12 +74,12 @@ describe('plans learned from reads', async () => {
     const learned = new LearnedReads();
     expect(learned.plan(model, widget, 'blog:list')).toBeUndefined();
     learned.add(['blog:list.title.en', 'blog:list.widgetsToArticles', 'blog:list.widgetsToArticles.article.title.en', 'blog:list.widgetsToArticles.article.articlesToFileStorageModuleFiles']);
-    expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: { articlesToFileStorageModuleFiles: undefined } });
+    expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: { articlesToFileStorageModuleFiles: undefined, [FIELDS]: ['title'] }, [FIELDS]: ['title'] });
     // another variant of the same entity learns on its own
     expect(learned.plan(model, widget, 'blog:other')).toBeUndefined();
     // a row enumerated walks everything below it
     learned.add(['blog:list.widgetsToArticles.article.*']);
-    expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: undefined });
+    expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: undefined, [FIELDS]: ['title'] });
   });
 
   it('a render that read a relation its plan left out is a miss; plans merge to what either walks', () => {
@@ -89,5 +90,28 @@ describe('plans learned from reads', async () => {
     expect(coversPlan(undefined, { widgetsToCategories: {} })).toBe(true);
     expect(mergePlans({ a: {} }, { b: { c: {} } })).toEqual({ a: {}, b: { c: {} } });
     expect(mergePlans({ a: {} }, undefined)).toBeUndefined();
+  });
+
+  it('fields: a render that read a field its plan did not select is a miss; merged plans select what either reads', () => {
+    const used = { widgetsToArticles: { [FIELDS]: ['title'] }, [FIELDS]: ['title', 'variant'] };
+    expect(coversPlan(used, { widgetsToArticles: { [FIELDS]: ['title'] }, [FIELDS]: ['variant'] })).toBe(true);
+    expect(coversPlan(used, { widgetsToArticles: { [FIELDS]: ['title', 'slug'] }, [FIELDS]: ['title'] })).toBe(false);
+    expect(coversPlan(used, { widgetsToArticles: { [FIELDS]: ['title'] }, [FIELDS]: ['subtitle'] })).toBe(false);
+    // a plan that selected every field covers any; one that selected some does not cover "every field"
+    expect(coversPlan({ widgetsToArticles: {} }, { widgetsToArticles: { [FIELDS]: ['slug'] } })).toBe(true);
+    expect(coversPlan({ [FIELDS]: ['title'] }, {})).toBe(false);
+    expect(mergePlans({ a: { [FIELDS]: ['x'] }, [FIELDS]: ['t'] }, { a: { [FIELDS]: ['y'] }, [FIELDS]: ['u'] })).toEqual({ a: { [FIELDS]: ['x', 'y'] }, [FIELDS]: ['t', 'u'] });
+    expect(mergePlans({ [FIELDS]: ['t'] }, {})?.[FIELDS]).toBeUndefined();
+  });
+
+  it('only the fields read are selected: a field read for the first time is in the next plan', () => {
+    const learned = new LearnedReads();
+    learned.add(['blog:list.widgetsToArticles', 'blog:list.widgetsToArticles.article', 'blog:list.widgetsToArticles.article.title', 'blog:list.widgetsToArticles.article.title.en']);
+    const first = learned.plan(model, widget, 'blog:list')!;
+    expect(first.widgetsToArticles?.[FIELDS]).toEqual(['title']);
+    learned.add(['blog:list.widgetsToArticles.article.adminTitle']);
+    const next = learned.plan(model, widget, 'blog:list')!;
+    expect(next.widgetsToArticles?.[FIELDS]).toEqual(expect.arrayContaining(['title', 'adminTitle']));
+    expect(coversPlan(first, next)).toBe(false);
   });
 });

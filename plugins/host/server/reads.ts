@@ -1,7 +1,7 @@
 import type { Block, PageData, ShippedPage } from '../../../web/storefront/page.js';
 import type { Expanded } from '../../../web/storefront/context.js';
 import type { Entity, Model } from '../../../engine/model.js';
-import { linksOf, type ExpandPlan } from '../../../runtime/crud/expand.js';
+import { FIELDS, linksOf, type ExpandPlan } from '../../../runtime/crud/expand.js';
 
 type Obj = Record<string | symbol, unknown>;
 
@@ -148,7 +148,9 @@ export function readTracker() {
 /**
  * The fields read by every render so far (paths as readTracker notes them), and from them the relations worth
  * reading for a widget: `plan` answers which relations a render of that variant walked, so the next assembly of
- * the page expands those and no other (runtime/crud/expand.ts ExpandPlan). Where nothing was read yet (the first
+ * the page expands those and no other (runtime/crud/expand.ts ExpandPlan), and which fields of each row it read,
+ * so that the next assembly selects those columns and no other (a page's rows carry every language of every text,
+ * most of which no widget draws). Where nothing was read yet (the first
  * render of a variant, a relation that was empty) the plan is undefined: everything, as before. The host checks
  * after each render that the render read nothing outside the plan it was assembled with, and renders again with
  * the grown plan when it did (a row that now has what an earlier one had not), so a plan only ever saves work.
@@ -189,6 +191,8 @@ export class LearnedReads {
       if (!this.paths.has(rel)) continue;
       plan[link.key] = this.plan(model, link.target, `${rel}.${link.end}`);
     }
+    // the fields read of these rows: only those are selected (and id); one read later makes the render a miss
+    plan[FIELDS] = entity.fields.filter((f) => this.paths.has(`${path}.${f.name}`) || this.under.has(`${path}.${f.name}`)).map((f) => f.name);
     return plan;
   }
 }
