@@ -4,7 +4,7 @@ import { expand, mergePlans, type ExpandPlan } from '../../../runtime/crud/expan
 import type { Block, PageData } from '../../../web/storefront/page.js';
 import { pick, type Expanded } from '../../../web/storefront/context.js';
 import { encodePath, type Resolved } from './pages.js';
-import { compactRow } from './compact.js';
+import { compactRow, linkFields } from './compact.js';
 import { blockRoot, paramRoot } from './reads.js';
 
 /** the relations worth reading for rows noted at `root` (reads.ts LearnedReads.plan); undefined reads them all */
@@ -85,7 +85,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     const plans = roots.map((root) => planOf(entity, root));
     const plan = plans.reduce<ExpandPlan | undefined>((a, b) => mergePlans(a, b), plans[0]);
     for (const root of roots) used.push({ entity, root, plan });
-    await expand(ctx.repo, db, entity, rows, 4, (e) => read.add(e.id), plan);
+    await expand(ctx.repo, db, entity, rows, 4, (e) => read.add(e.id), plan, linkFields);
     const compacted = new Map<Row, Record<string, unknown>>();
     rowsByModule.set(module, new Map(rows.map((r) => [r.id, compactRow(ctx.model, entity, r, language, ctx.model.defaultLanguage, compacted) as Row])));
   }
@@ -104,7 +104,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     const row = { ...found }; // expanded and compacted for this page only
     const plan = planOf(entity, paramRoot(key));
     used.push({ entity, root: paramRoot(key), plan });
-    await expand(ctx.repo, db, entity, [row], 3, (e) => read.add(e.id), plan);
+    await expand(ctx.repo, db, entity, [row], 3, (e) => read.add(e.id), plan, linkFields);
     params[key] = compactRow(ctx.model, entity, row, language, ctx.model.defaultLanguage) as Expanded;
   }
 

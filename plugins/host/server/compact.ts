@@ -11,6 +11,17 @@ const UNDRAWN = new Set(['createdAt', 'updatedAt']);
  */
 const RELATION_BOOKKEEPING = new Set(['id', 'variant', 'className', 'orderIndex', 'adminTitle', 'slug', 'createdAt', 'updatedAt']);
 
+/**
+ * The fields of a relation's rows a page needs: its two ends (expand joins by them) and any field of its own; what
+ * `compactRow` drops of them (RELATION_BOOKKEEPING) is not read at all (expand's `linkFields`)
+ */
+export function linkFields(link: Link): readonly string[] {
+  let fields = linkFieldsOf.get(link.relation);
+  if (!fields) linkFieldsOf.set(link.relation, (fields = link.relation.fields.map((f) => f.name).filter((name) => !RELATION_BOOKKEEPING.has(name))));
+  return fields;
+}
+const linkFieldsOf = new WeakMap<Entity, readonly string[]>();
+
 const isEmptyMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 
 /**
