@@ -61,6 +61,18 @@ export type ExpandPlan = { [relationKey: string]: ExpandPlan | undefined; [FIELD
 /** the plan that walks what either walks and reads the fields either reads (undefined, everything, when either is) */
 export function mergePlans(a: ExpandPlan | undefined, b: ExpandPlan | undefined): ExpandPlan | undefined {
   if (!a || !b) return undefined;
+  if (a === b) return a;
+  // plans are never changed once made (LearnedReads keeps each until a render reads something new): a merge of the
+  // same two is made once
+  let withA = merged.get(a);
+  if (!withA) merged.set(a, (withA = new WeakMap()));
+  let out = withA.get(b);
+  if (!out) withA.set(b, (out = mergeTwo(a, b)));
+  return out;
+}
+const merged = new WeakMap<ExpandPlan, WeakMap<ExpandPlan, ExpandPlan>>();
+
+function mergeTwo(a: ExpandPlan, b: ExpandPlan): ExpandPlan {
   const out: ExpandPlan = { ...a };
   for (const [key, sub] of Object.entries(b)) out[key] = Object.hasOwn(a, key) ? mergePlans(a[key], sub) : sub;
   const fields = a[FIELDS] && b[FIELDS] ? [...new Set([...a[FIELDS], ...b[FIELDS]])] : undefined;

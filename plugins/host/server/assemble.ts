@@ -89,13 +89,23 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     const compacted = new Map<Row, Record<string, unknown>>();
     rowsByModule.set(module, new Map(rows.map((r) => [r.id, compactRow(ctx.model, entity, r, language, ctx.model.defaultLanguage, compacted) as Row])));
   }
-  const blocksOf = (links: Row[]): Block[] =>
-    links.flatMap((link) =>
-      externals
-        .filter((x) => x.widgetId === link.widgetId)
-        .map((x) => ({ id: blockKey(link.id, x.id), module: x.externalModule as string, widget: rowsByModule.get(x.externalModule as string)?.get(x.externalWidgetId as string) as Expanded }))
-        .filter((b) => b.widget),
-    );
+  // each host widget's links to module widgets, in their order (one pass, not a scan of every link per placement)
+  const externalsOf = new Map<string, Row[]>();
+  for (const x of externals) {
+    const list = externalsOf.get(x.widgetId as string);
+    if (list) list.push(x);
+    else externalsOf.set(x.widgetId as string, [x]);
+  }
+  const blocksOf = (links: Row[]): Block[] => {
+    const blocks: Block[] = [];
+    for (const link of links) {
+      for (const x of externalsOf.get(link.widgetId as string) ?? []) {
+        const widget = rowsByModule.get(x.externalModule as string)?.get(x.externalWidgetId as string) as Expanded | undefined;
+        if (widget) blocks.push({ id: blockKey(link.id, x.id), module: x.externalModule as string, widget });
+      }
+    }
+    return blocks;
+  };
 
   const params: Record<string, Expanded> = {};
   for (const [key, found] of Object.entries(resolved.params)) {
@@ -133,7 +143,7 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   const localTitle = () => {
     if (language === ctx.model.defaultLanguage) return '';
     for (const link of pageWidgets) {
-      const x = externals.find((e) => e.widgetId === link.widgetId);
+      const x = externalsOf.get(link.widgetId as string)?.[0];
       const w = x && rowsByModule.get(x.externalModule as string)?.get(x.externalWidgetId as string);
       const map = w?.title as Record<string, unknown> | undefined;
       if (map && typeof map === 'object' && typeof map[language] === 'string' && (map[language] as string).trim()) return (map[language] as string).trim();

@@ -48,10 +48,14 @@ export function compactRow(model: Model, entity: Entity, row: Row, language: str
   let titled = (typeof title === 'string' && title !== '') || (!!title && typeof title === 'object' && !localized.has('title'));
   if (!titled && localized.has('title') && title && typeof title === 'object') titled = pickKey(title as Row, language, defaultLanguage) !== undefined;
   for (const key in row) {
-    if (!Object.hasOwn(row, key) || UNDRAWN.has(key)) continue;
+    if (!Object.hasOwn(row, key)) continue;
     const value = row[key];
-    if (value === null || (key === 'adminTitle' && titled)) continue;
-    if (localized.has(key) && value && typeof value === 'object') {
+    if (value === null || value === undefined || UNDRAWN.has(key) || (key === 'adminTitle' && titled)) continue;
+    if (typeof value !== 'object') {
+      out[key] = value;
+      continue;
+    }
+    if (localized.has(key)) {
       const m = value as Row;
       const at = pickKey(m, language, defaultLanguage);
       if (at !== undefined) out[key] = { [at]: m[at] };
