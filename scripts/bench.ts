@@ -14,9 +14,10 @@
  * node:cluster, as `WORKERS=2 npm start`), on the same rows in alternating rounds, and the ratio to one process is printed.
  *
  * The bytes each request allocates, ours and bare, come from scripts/bench/alloc.ts (in process, no network): a figure
- * that two runs on a busy machine agree on, where req/s do not.
+ * that two runs on a busy machine agree on, where req/s do not. Where a rendered page's time goes (found, assembled,
+ * SQLite, rendered, the whole answer) comes from scripts/bench/stages.ts, also in process.
  *
- * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up); BENCH_ONLY=sqlite,pages,postgres,alloc
+ * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up); BENCH_ONLY=sqlite,pages,postgres,alloc,stages
  * runs only the parts it names. Figures go
  * to stdout and to .tmp/bench-results.json. Everything made is removed at the end, on failure too.
  */
@@ -467,6 +468,13 @@ function report() {
   for (const [operation, a] of Object.entries(allocated)) {
     console.log(`${operation}, bytes allocated per request: ours ${a.ours}, bare ${a.bare} (${(a.ours / a.bare).toFixed(2)}×; steady from run to run, unlike req/s)`);
   }
+  if (renderStages.answer !== undefined) {
+    const r = renderStages;
+    console.log(
+      `home page rendered in process, ms per page (medians of 5 rounds of 200): the whole answer ${r.answer}; ` +
+        `found ${r.find}, assembled ${r.assemble} (SQLite ${r.sql} in ${r.reads} reads), rendered ${r.render}`,
+    );
+  }
   const listRatioFigure = ratioOf('list 20 (filtered)', LIST_GOAL);
   const bad = figures.filter((f) => f.non2xx || f.errors);
   if (bad.length) console.warn(`WARNING: non-2xx responses or errors in: ${bad.map((f) => `${f.database} ${f.operation}`).join(', ')}`);
@@ -483,6 +491,7 @@ function report() {
         processRatios: scaling,
         cpuWithOneProcess: cpuShares,
         allocatedBytesPerRequest: allocated,
+        renderStagesMs: renderStages,
         pages: pageFacts,
         getByIdRatio: ratio === undefined ? null : { ours: ours!.requestsPerSecond, bare: bare!.requestsPerSecond, roundRatios: roundRatios.map((r) => Number(r.toFixed(3))), ratio: Number(ratio.toFixed(3)), goal: GOAL, met: ratio >= GOAL },
         listRatio: listRatioFigure ?? null,
@@ -570,17 +579,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** BENCH_ONLY=sqlite,pages,postgres: the parts to run (every part when unset), for a quicker look at one */
+/** BENCH_ONLY=sqlite,pages,postgres,alloc,stages: the parts to run (every part when unset), for a quicker look at one */
 const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim());
-const part = (name: 'sqlite' | 'pages' | 'postgres' | 'alloc') => !only || only.includes(name);
+const part = (name: 'sqlite' | 'pages' | 'postgres' | 'alloc' | 'stages') => !only || only.includes(name);
 
-/** bytes allocated per request, ours and bare (scripts/bench/alloc.ts, in a process of its own with the flags it needs) */
-const allocated: Record<string, { ours: number; bare: number }> = {};
-async function benchAllocation() {
-  log('allocation per request (scripts/bench/alloc.ts)');
-  const child = fork(join(ROOT, 'scripts', 'bench', 'alloc.ts'), [], {
+/** a bench script run in a process of its own (with the flags it needs): the JSON of the last line it prints */
+async function runScript(name: string, execArgv: string[] = []): Promise<Record<string, unknown>> {
+  const child = fork(join(ROOT, 'scripts', 'bench', name), [], {
     cwd: ROOT,
-    execArgv: ['--expose-gc', '--max-semi-space-size=256', '--import', 'tsx'],
+    execArgv: [...execArgv, '--import', 'tsx'],
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -589,8 +596,22 @@ async function benchAllocation() {
   const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   clearTimeout(timer);
-  if (code !== 0) throw new Error(`scripts/bench/alloc.ts exited with code ${code}`);
-  Object.assign(allocated, JSON.parse(out.trim().split('\n').pop()!));
+  if (code !== 0) throw new Error(`scripts/bench/${name} exited with code ${code}`);
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+/** bytes allocated per request, ours and bare (scripts/bench/alloc.ts) */
+const allocated: Record<string, { ours: number; bare: number }> = {};
+async function benchAllocation() {
+  log('allocation per request (scripts/bench/alloc.ts)');
+  Object.assign(allocated, await runScript('alloc.ts', ['--expose-gc', '--max-semi-space-size=256']));
+}
+
+/** where a rendered home page's time goes, in process (scripts/bench/stages.ts): ms per page, and reads per page */
+const renderStages: Record<string, number> = {};
+async function benchStages() {
+  log('a rendered page by stage (scripts/bench/stages.ts)');
+  Object.assign(renderStages, await runScript('stages.ts'));
 }
 
 let failed = false;
@@ -602,6 +623,7 @@ try {
   if (part('sqlite')) await benchDatabase('sqlite', `file:${sqlitePath}`, sqlitePath);
   if (part('pages')) await benchPages(dir);
   if (part('alloc')) await benchAllocation();
+  if (part('stages')) await benchStages();
 
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (!part('postgres')) log('PostgreSQL skipped: not in BENCH_ONLY');

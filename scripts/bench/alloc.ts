@@ -15,8 +15,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { ROOT } from '../../engine/codegen.js';
@@ -24,6 +22,7 @@ import { loadConfig } from '../../runtime/config.js';
 import { prepare } from '../../runtime/server.js';
 import { plugins } from '../../plugins/index.js';
 import { bareApp } from './bare.js';
+import { callListener, type Listener } from './inproc.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
@@ -54,26 +53,7 @@ try {
   // the bare yardstick of scripts/bench/server.ts, on the same file
   bare = await bareApp(file);
 
-  type Listener = ReturnType<typeof getRequestListener>;
-  /** one GET through a listener, as a client with autocannon's headers sends it; resolves with the status once answered */
-  const call = (listener: Listener, path: string) =>
-    new Promise<number>((resolve) => {
-      const req = new IncomingMessage(new Socket());
-      req.method = 'GET';
-      req.url = path;
-      req.headers = { host: '127.0.0.1', 'user-agent': 'bench', accept: '*/*' };
-      req.rawHeaders = ['host', '127.0.0.1', 'user-agent', 'bench', 'accept', '*/*'];
-      req.complete = true;
-      req.push(null);
-      const res = new ServerResponse(req);
-      const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
-      res.end = ((...a: unknown[]) => {
-        const out = end(...a);
-        resolve(res.statusCode);
-        return out;
-      }) as typeof res.end;
-      void listener(req, res);
-    });
+  const call = callListener;
 
   async function allocated(listener: Listener, pathOf: (i: number) => string): Promise<number> {
     for (let i = 0; i < 2000; i++) await call(listener, pathOf(i));
