@@ -48,4 +48,12 @@ describe('a render ships what it read, also when the same data was rendered befo
     expect(told[1]).toEqual(told[0]);
     expect(told[0]).toEqual(expect.arrayContaining(['test:conditional.title', 'test:conditional.extra']));
   });
+
+  it('the page data cannot close its script tag or break a line of script: <, > and the line separators are escaped', () => {
+    const title = 'a</script><script>alert(1)</script>\u2028b\u2029c';
+    const html = renderDocument(page({ title, showExtra: false }), '');
+    const json = html.match(/<script id="__PAGE__" type="application\/json">(.*?)<\/script>/s)![1];
+    expect(json).not.toMatch(/[<>\u2028\u2029]/);
+    expect(JSON.parse(json).content[0].widget.title).toBe(title);
+  });
 });

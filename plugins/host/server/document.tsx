@@ -9,7 +9,9 @@ import { weakEtag } from '../../../runtime/http/wire.js';
 /** text for an element or a quoted attribute: every value written into the document passes here */
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** JSON inside a <script>: nothing in it can close the tag or start a comment */
-const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const SCRIPT_UNSAFE = /[<>\u2028\u2029]/g;
+const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+const scriptJson = (v: unknown) => JSON.stringify(v).replace(SCRIPT_UNSAFE, (ch) => SCRIPT_ESCAPES[ch]);
 
 /**
  * The script and style tags of a page: fixed, or made for the chunks of the variants the page drew with
