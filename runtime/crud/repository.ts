@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, Column, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Entity, Field, Model } from '../../engine/model.js';
 import { SERVER_FIELDS } from '../../engine/json-schema.js';
 import type { Database, Drizzle } from '../db/index.js';
@@ -39,6 +39,31 @@ const isBlank = (v: unknown) => v === undefined || v === null || v === '';
 /** kinds a find-or-create may match on: plain values, never secrets or whole JSON documents */
 const MATCHABLE = new Set(['text', 'enum', 'integer', 'number', 'boolean', 'date', 'datetime', 'file', 'reference']);
 
+/** a property name a compiled row maker may write as it is: a plain identifier (every manifest field name is one) */
+const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * The maker of one shape's rows from driver values: `(values) => ({ id: …, title: JSON.parse(…), … })`, compiled once
+ * per shape so that every row is an object literal of one hidden class (V8 stores its properties at fixed offsets),
+ * and a column whose driver value is the value (text, integers) is copied without a call. Nulls stay null. Names are
+ * the manifest's field names, written as JSON strings; a name that is not a plain identifier (none is, by the
+ * manifest's rules) gets the plain loop.
+ */
+export function rowMaker(columns: [string, Drizzle][]): (values: unknown[]) => Row {
+  const names = columns.map(([name]) => name);
+  const decoders = columns.map(([, col]) => (col.mapFromDriverValue === Column.prototype.mapFromDriverValue ? undefined : (v: unknown) => col.mapFromDriverValue(v)));
+  if (!names.every((n) => PLAIN_NAME.test(n) && n !== '__proto__')) {
+    return (values) => {
+      const row: Row = {};
+      for (let i = 0; i < names.length; i++) row[names[i]] = values[i] === null ? null : decoders[i] ? decoders[i]!(values[i]) : values[i];
+      return row;
+    };
+  }
+  const props = names.map((n, i) => `${JSON.stringify(n)}: v[${i}] === null ? null : ${decoders[i] ? `d[${i}](v[${i}])` : `v[${i}]`}`);
+  const make = new Function('d', `return (v) => ({ ${props.join(', ')} });`) as (d: typeof decoders) => (values: unknown[]) => Row;
+  return make(decoders);
+}
+
 /**
  * Generic data access for every entity, shared by the CRUD routes and by plugins.
  * Secret fields are never selected or returned.
@@ -51,7 +76,7 @@ export class Repository {
   private byIdText = new Map<string, string>();
   private inTexts = new Map<string, string>();
   private someColumnsCache = new Map<string, Record<string, Drizzle>>();
-  private shapes = new Map<string, { names: string[]; decoders: ((v: unknown) => unknown)[] }>();
+  private shapes = new Map<string, (values: unknown[]) => Row>();
   /** counts kept while the database's data version stays the same (see count) */
   private counts: { version: number; byKey: Map<string, number> } = { version: -1, byKey: new Map() };
   /** PostgreSQL: counts by SQL and parameters, each with the snapshot it was counted in (pgCount) */
@@ -168,24 +193,18 @@ export class Repository {
 
   /**
    * Rows of `columns(entity)` from arrays of driver values (Database.readRaw): each column's own decoding
-   * (JSON text, dates, booleans), fixed per entity, instead of drizzle's per-row, per-column type checks.
+   * (JSON text, dates, booleans), fixed per entity, instead of drizzle's per-row, per-column type checks. The row of
+   * each shape is made by a function compiled once (`rowMaker`).
    */
   private decode(entity: Entity, raw: unknown[][], publicOnly = false, only?: readonly string[]): Row[] {
     const key = only ? `public ${entity.id} ${only.join(',')}` : publicOnly ? `public ${entity.id}` : entity.id;
-    let shape = this.shapes.get(key);
-    if (!shape) {
-      const cols = Object.entries(only ? this.someColumns(entity, only) : publicOnly ? this.publicColumns(entity) : this.columns(entity));
-      shape = { names: cols.map(([name]) => name), decoders: cols.map(([, col]) => (v: unknown) => col.mapFromDriverValue(v)) };
-      this.shapes.set(key, shape);
+    let make = this.shapes.get(key);
+    if (!make) {
+      make = rowMaker(Object.entries(only ? this.someColumns(entity, only) : publicOnly ? this.publicColumns(entity) : this.columns(entity)));
+      this.shapes.set(key, make);
     }
-    const { names, decoders } = shape;
     const rows: Row[] = new Array(raw.length);
-    for (let r = 0; r < raw.length; r++) {
-      const values = raw[r];
-      const row: Row = {};
-      for (let i = 0; i < names.length; i++) row[names[i]] = values[i] === null ? null : decoders[i](values[i]);
-      rows[r] = row;
-    }
+    for (let r = 0; r < raw.length; r++) rows[r] = make(raw[r]);
     return rows;
   }
 

@@ -9,6 +9,7 @@ import { parseListQuery, parseQueryString, whereOf, MAX_LIMIT } from './query.js
 import { validateBody } from './validate.js';
 import type { CompiledList, Repository } from './repository.js';
 import { readBody } from './body.js';
+import { isoDate } from './iso-date.js';
 
 export interface CrudDeps {
   model: Model;
@@ -61,7 +62,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
       if (!row) continue;
       for (const name of names) {
         const v = row[name];
-        if (v instanceof Date) row[name] = Number.isNaN(v.getTime()) ? null : v.toISOString();
+        if (v instanceof Date) row[name] = isoDate(v);
       }
     }
     return rows;
