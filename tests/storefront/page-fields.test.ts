@@ -14,6 +14,8 @@ import { targets, useT, type Expanded } from '../../web/storefront/context.js';
 for (const d of DIALECTS) describe(`a page selects the fields its widgets read (${d.name})`, () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   let widgetId: string;
+  let shelfWidgetId: string;
+  let post: (path: string, data: Record<string, unknown>) => Promise<string>;
 
   beforeAll(async () => {
     // this file's own process: the variant drawn here is content-map's on this server only
@@ -23,8 +25,14 @@ for (const d of DIALECTS) describe(`a page selects the fields its widgets read (
       const arrays = targets(row, 'widgetsToButtonsArrays', 'buttonsArray');
       return createElement('section', null, createElement('h2', null, shown || 'no subtitle'), ...arrays.map((a) => createElement('p', { key: String(a.id) }, shown ? `title: ${t(a.title)}` : `slug: ${String(a.slug)}`)));
     });
+    // reads its arrays' buttons, two relations down, and draws nothing of a relation that is empty
+    register('website-builder/widget/content-divider', ({ row }: { row: Expanded }) => {
+      const t = useT();
+      const arrays = targets(row, 'widgetsToButtonsArrays', 'buttonsArray');
+      return createElement('ul', null, ...arrays.flatMap((a) => targets(a, 'buttonsArraysToButtons', 'button').map((b) => createElement('li', { key: String(b.id) }, `button: ${t(b.title)}`))));
+    });
     server = await startTestServer(await d.make());
-    const post = async (path: string, data: Record<string, unknown>) => {
+    post = async (path: string, data: Record<string, unknown>) => {
       const r = await server.system('POST', path, { data });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       return r.body.data.id as string;
@@ -36,11 +44,17 @@ for (const d of DIALECTS) describe(`a page selects the fields its widgets read (
     await post('/api/host/widgets-to-external-widgets', { widgetId: host, externalModule: 'website-builder', externalWidgetId: widgetId });
     const shelf = await post('/api/website-builder/buttons-arrays', { adminTitle: 'Shelf', slug: 'shelf', title: { en: 'The shelf title' } });
     await post('/api/website-builder/widgets-to-buttons-arrays', { widgetId, buttonsArrayId: shelf });
+    // a second page whose widget has no buttons arrays yet
+    const shelfPage = await post('/api/host/pages', { adminTitle: 'Shelf', url: '/shelf' });
+    const shelfHost = await post('/api/host/widgets', { adminTitle: 'Shelf host', slug: 'shelf-host' });
+    await post('/api/host/pages-to-widgets', { pageId: shelfPage, widgetId: shelfHost });
+    shelfWidgetId = await post('/api/website-builder/widgets', { adminTitle: 'Shelf', slug: 'shelf-widget', variant: 'content-divider' });
+    await post('/api/host/widgets-to-external-widgets', { widgetId: shelfHost, externalModule: 'website-builder', externalWidgetId: shelfWidgetId });
   });
   afterAll(async () => server?.close());
 
-  const draw = async () => {
-    const res = await fetch(server.url + '/fields');
+  const draw = async (path = '/fields') => {
+    const res = await fetch(server.url + path);
     expect(res.status).toBe(200);
     const html = await res.text();
     return { html, data: html.match(/<script id="__PAGE__" type="application\/json">(.*?)<\/script>/s)![1] };
@@ -61,5 +75,20 @@ for (const d of DIALECTS) describe(`a page selects the fields its widgets read (
     expect(third.data).toContain('The shelf title');
     // and steady from there
     expect((await draw()).html).toBe(third.html);
+  });
+
+  it('a relation that was empty gains rows with rows of their own: the first page after the change draws them all', async () => {
+    // learned: the relation is read and empty, so the next assembly reads its rows' ids and nothing below them
+    expect((await draw('/shelf')).html).not.toContain('button:');
+    expect((await draw('/shelf')).html).not.toContain('button:');
+    const array = await post('/api/website-builder/buttons-arrays', { adminTitle: 'New shelf', slug: 'new-shelf' });
+    const button = await post('/api/website-builder/buttons', { adminTitle: 'Deep', slug: 'deep-button', title: { en: 'The deep button' }, url: '/deep' });
+    await post('/api/website-builder/buttons-arrays-to-buttons', { buttonsArrayId: array, buttonId: button });
+    await post('/api/website-builder/widgets-to-buttons-arrays', { widgetId: shelfWidgetId, buttonsArrayId: array });
+    // two relations below the one that was empty, each learned on the way: drawn in full on the first request
+    const after = await draw('/shelf');
+    expect(after.html).toContain('<li>button: The deep button</li>');
+    expect(after.data).toContain('The deep button');
+    expect((await draw('/shelf')).html).toBe(after.html);
   });
 });

@@ -94,6 +94,12 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
 }
 
 const made = new WeakMap<PluginContext, Storefront>();
+/**
+ * the most times one request draws its page while the plan grows: one more than the levels of relations a page
+ * expands (runtime/crud/expand.ts, 4 below a widget), so a change that fills a relation at every level is drawn in
+ * full at once
+ */
+const MAX_RENDERS = 6;
 const encoder = new TextEncoder();
 
 let loading: Promise<typeof import('./document.js')> | undefined;
@@ -142,10 +148,12 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       const html = renderDocument(error ? { ...data, error } : data, assets, ctx.config.publicUrl, (paths) => learned.add(paths));
       return { html, read, used };
     };
-    const first = await render();
-    // the render read a relation its plan left out (a row now has what none had before): again, with the grown plan
-    const missed = first.used.some((u) => !coversPlan(u.plan, planOf(u.entity, u.root)));
-    return missed ? render() : first;
+    // a render that read outside its plan (a row now has what none had before) is drawn again with the grown plan,
+    // until one reads nothing new: each round learns at least one more field or relation, and what it reads of rows
+    // it now has can reveal more below them (a relation that was empty gains rows that have rows of their own)
+    let drawn = await render();
+    for (let round = 1; round < MAX_RENDERS && drawn.used.some((u) => !coversPlan(u.plan, planOf(u.entity, u.root))); round++) drawn = await render();
+    return drawn;
   }
 
   /**

@@ -74,12 +74,28 @@ describe('plans learned from reads', async () => {
     const learned = new LearnedReads();
     expect(learned.plan(model, widget, 'blog:list')).toBeUndefined();
     learned.add(['blog:list.title.en', 'blog:list.widgetsToArticles', 'blog:list.widgetsToArticles.article.title.en', 'blog:list.widgetsToArticles.article.articlesToFileStorageModuleFiles']);
-    expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: { articlesToFileStorageModuleFiles: undefined, [FIELDS]: ['title'] }, [FIELDS]: ['title'] });
+    // a relation read and found empty: its rows' ids, nothing below them (not everything)
+    expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: { articlesToFileStorageModuleFiles: { [FIELDS]: [] }, [FIELDS]: ['title'] }, [FIELDS]: ['title'] });
     // another variant of the same entity learns on its own
     expect(learned.plan(model, widget, 'blog:other')).toBeUndefined();
     // a row enumerated walks everything below it
     learned.add(['blog:list.widgetsToArticles.article.*']);
     expect(learned.plan(model, widget, 'blog:list')).toEqual({ widgetsToArticles: undefined, [FIELDS]: ['title'] });
+  });
+
+  it('a relation found empty reads ids only, merges without making its neighbour read everything, and a later read under it is a miss', () => {
+    const learned = new LearnedReads();
+    // one variant drew its articles' titles; another walked the same relation and found it empty
+    learned.add(['blog:list.widgetsToArticles', 'blog:list.widgetsToArticles.article.title.en', 'blog:empty.widgetsToArticles']);
+    const empty = learned.plan(model, widget, 'blog:empty');
+    expect(empty).toEqual({ widgetsToArticles: { [FIELDS]: [] }, [FIELDS]: [] });
+    const merged = mergePlans(learned.plan(model, widget, 'blog:list'), empty);
+    expect(merged).toEqual({ widgetsToArticles: { [FIELDS]: ['title'] }, [FIELDS]: [] });
+    // a row of the second variant gains an article, and its render reads the article's title: the plan it was
+    // assembled with did not cover that, so the host draws it again with the grown plan
+    learned.add(['blog:empty.widgetsToArticles.article.title.en']);
+    expect(coversPlan(empty, learned.plan(model, widget, 'blog:empty'))).toBe(false);
+    expect(learned.plan(model, widget, 'blog:empty')).toEqual({ widgetsToArticles: { [FIELDS]: ['title'] }, [FIELDS]: [] });
   });
 
   it('a render that read a relation its plan left out is a miss; plans merge to what either walks', () => {

@@ -37,6 +37,8 @@ interface ReadNode {
   children: Map<string, ReadNode>;
 }
 const NOTHING_READ: ReadNode = { path: '', all: false, children: new Map() };
+/** the plan below a relation's end where nothing of its rows was read: their ids, no relation */
+const NOTHING_BELOW: ExpandPlan = Object.freeze({ [FIELDS]: Object.freeze([]) as readonly string[] });
 
 export function readTracker() {
   const read = new Set<string>();
@@ -150,8 +152,10 @@ export function readTracker() {
  * reading for a widget: `plan` answers which relations a render of that variant walked, so the next assembly of
  * the page expands those and no other (runtime/crud/expand.ts ExpandPlan), and which fields of each row it read,
  * so that the next assembly selects those columns and no other (a page's rows carry every language of every text,
- * most of which no widget draws). Where nothing was read yet (the first
- * render of a variant, a relation that was empty) the plan is undefined: everything, as before. The host checks
+ * most of which no widget draws). Where nothing was read yet (the first render of a variant) the plan is undefined:
+ * everything, as before; below a relation renders read but found empty, the plan reads its rows' ids and walks
+ * nothing (another variant's plan merged with "everything" there made the whole relation read every column of every
+ * row, and every relation below it). The host checks
  * after each render that the render read nothing outside the plan it was assembled with, and renders again with
  * the grown plan when it did (a row that now has what an earlier one had not), so a plan only ever saves work.
  */
@@ -174,22 +178,34 @@ export class LearnedReads {
     }
   }
 
-  /** the relations of `entity` read below `path` (a root, or deeper), each with its own plan */
+  /** the relations of `entity` read below the root `path`, each with its own plan */
   plan(model: Model, entity: Entity, path: string): ExpandPlan | undefined {
+    return this.kept(model, entity, path, false);
+  }
+
+  /** the plan below a relation's far end at `path` */
+  private endPlan(model: Model, entity: Entity, path: string): ExpandPlan | undefined {
+    return this.kept(model, entity, path, true);
+  }
+
+  private kept(model: Model, entity: Entity, path: string, end: boolean): ExpandPlan | undefined {
     const key = `${entity.id}\u0000${path}`;
     if (this.plans.has(key)) return this.plans.get(key);
-    const plan = this.planned(model, entity, path);
+    const plan = this.planned(model, entity, path, end);
     this.plans.set(key, plan);
     return plan;
   }
 
-  private planned(model: Model, entity: Entity, path: string): ExpandPlan | undefined {
-    if (!this.under.has(path) || this.paths.has(`${path}.*`)) return undefined;
+  private planned(model: Model, entity: Entity, path: string, end = false): ExpandPlan | undefined {
+    if (this.paths.has(`${path}.*`)) return undefined;
+    // a relation renders walked and found empty (or whose rows they only counted): its rows' ids, nothing below; a
+    // render that reads more of them once a row has some is a miss, drawn again with what it read (as with fields)
+    if (!this.under.has(path)) return end ? NOTHING_BELOW : undefined;
     const plan: ExpandPlan = {};
     for (const link of linksOf(model, entity)) {
       const rel = `${path}.${link.key}`;
       if (!this.paths.has(rel)) continue;
-      plan[link.key] = this.plan(model, link.target, `${rel}.${link.end}`);
+      plan[link.key] = this.endPlan(model, link.target, `${rel}.${link.end}`);
     }
     // the fields read of these rows: only those are selected (and id); one read later makes the render a miss
     plan[FIELDS] = entity.fields.filter((f) => this.paths.has(`${path}.${f.name}`) || this.under.has(`${path}.${f.name}`)).map((f) => f.name);
