@@ -31,6 +31,17 @@ describe('a render ships what it read, also when the same data was rendered befo
     expect(shipped(second)).toEqual({ id: 'w1', variant: 'conditional', title: 'Hello', showExtra: false });
   });
 
+  it('a page whose data changed only where no render read keeps its reads: the new value is not shipped', () => {
+    const first = renderDocument(page({ title: 'Same', showExtra: false, adminTitle: 'internal' }), '');
+    const second = renderDocument(page({ title: 'Same', showExtra: false, adminTitle: 'renamed in the admin' }), '');
+    expect(second).toBe(first);
+    expect(second).not.toContain('renamed in the admin');
+    // a value the render read changed: drawn and shipped
+    const third = renderDocument(page({ title: 'Changed', showExtra: false, adminTitle: 'renamed in the admin' }), '');
+    expect(third).toContain('<h2>Changed</h2>');
+    expect(shipped(third)).toEqual({ id: 'w1', variant: 'conditional', title: 'Changed', showExtra: false });
+  });
+
   it('data that makes the render read another field ships that field', () => {
     renderDocument(page({ title: 'Hello', showExtra: false, extra: 'Shown now' }), '');
     const html = renderDocument(page({ title: 'Hello', showExtra: true, extra: 'Shown now' }), '');

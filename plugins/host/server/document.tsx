@@ -4,14 +4,13 @@ import { StorefrontShell } from '../../../web/storefront/shell.js';
 import { encodePath } from './pages.js';
 import { collectChunks } from '../../../web/registry.js';
 import { readTracker } from './reads.js';
-import { weakEtag } from '../../../runtime/http/wire.js';
 
 /** text for an element or a quoted attribute: every value written into the document passes here */
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** JSON inside a <script>: nothing in it can close the tag or start a comment */
 const SCRIPT_UNSAFE = /[<>\u2028\u2029]/g;
 const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '\u2028': '\\u2028', '\u2029': '\\u2029' };
-const scriptJson = (v: unknown) => JSON.stringify(v).replace(SCRIPT_UNSAFE, (ch) => SCRIPT_ESCAPES[ch]);
+const scriptSafe = (json: string) => json.replace(SCRIPT_UNSAFE, (ch) => SCRIPT_ESCAPES[ch]);
 
 /**
  * The script and style tags of a page: fixed, or made for the chunks of the variants the page drew with
@@ -20,9 +19,10 @@ const scriptJson = (v: unknown) => JSON.stringify(v).replace(SCRIPT_UNSAFE, (ch)
  */
 export type PageAssets = string | ((chunks: string[]) => string);
 
-/** how many renders' reads are kept, by a digest of the data rendered (all go when full) */
+/** how many pages' last reads are kept (all go when full) */
 const READS_KEPT = 500;
-const readsByData = new Map<string, ReturnType<typeof readTracker>>();
+/** by page (its language and url): the tracker of its last render through the proxies, and the page data it kept */
+const lastReads = new Map<string, { reads: ReturnType<typeof readTracker>; kept: string; head: string }>();
 
 /**
  * The whole HTML document of a storefront page: head metadata, server-rendered body, data to hydrate from.
@@ -30,11 +30,17 @@ const readsByData = new Map<string, ReturnType<typeof readTracker>>();
  */
 export function renderDocument(data: PageData, assets: PageAssets, origin = '', onReads?: (paths: Set<string>) => void): string {
   // rendered from watched rows: the data the page ships holds only the fields this render read (reads.ts). A render
-  // is a function of its data, so a render of the same data reads the same fields: those noted for it before are
-  // used again, and the page renders from the rows themselves (watching every read cost a render some 40%).
-  const digest = weakEtag(JSON.stringify(data));
-  const known = readsByData.get(digest);
-  const reads = known ?? readTracker();
+  // is a function of what it reads: when the values the page's last render read are all the same in this data (the
+  // data kept by that render's reads is the same text, and so are the title and metadata, which no read is noted
+  // for), this render reads the same ones, so it renders from the rows themselves and ships what those reads keep
+  // (watching every read cost a render some 40%). The text kept is what the page ships anyway, so the check costs a
+  // walk, not a digest of all the data.
+  const key = `${data.context.language}\u0000${data.context.url}`;
+  const head = JSON.stringify([data.title, data.meta]);
+  const last = lastReads.get(key);
+  const before = last && last.head === head ? JSON.stringify(last.reads.kept(data)) : undefined;
+  const known = before !== undefined && before === last!.kept;
+  const reads = known ? last!.reads : readTracker();
   const { result: body, chunks } = collectChunks(() =>
     renderToString(
       <StorefrontShell>
@@ -42,11 +48,11 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = '', 
       </StorefrontShell>,
     ),
   );
+  const kept = known ? before : JSON.stringify(reads.kept(data));
   if (!known) {
-    if (readsByData.size >= READS_KEPT) readsByData.clear();
-    readsByData.set(digest, reads);
+    if (lastReads.size >= READS_KEPT) lastReads.clear();
+    lastReads.set(key, { reads, kept, head });
   }
-  const shipped = reads.kept(data);
   onReads?.(reads.paths);
   const metas = Object.entries(data.meta)
     .filter(([name]) => name !== 'viewport')
@@ -72,7 +78,7 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = '', 
   </head>
   <body>
     <div id="root">${body}</div>
-    <script id="__PAGE__" type="application/json">${scriptJson({ ...shipped, chunks })}</script>
+    <script id="__PAGE__" type="application/json">${scriptSafe(`${kept.slice(0, -1)}${kept.length > 2 ? ',' : ''}"chunks":${JSON.stringify(chunks)}}`)}</script>
   </body>
 </html>`;
 }
