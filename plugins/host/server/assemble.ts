@@ -43,6 +43,8 @@ const META_FIELDS: Record<string, string> = {
   twitterCard: 'twitter:card', twitterSite: 'twitter:site', twitterCreator: 'twitter:creator', twitterTitle: 'twitter:title',
   twitterDescription: 'twitter:description', twitterUrl: 'twitter:url', twitterDomain: 'twitter:domain', twitterAppCountry: 'twitter:app:country',
 };
+/** what the assembly reads of a metadata row: its tags, the site's title, and when it was made (the first primary wins) */
+const METADATA_READ = ['title', 'createdAt', ...Object.keys(META_FIELDS)];
 
 /**
  * A resolved page's data: layouts → their widgets and the page's own → external widgets → each
@@ -57,19 +59,20 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   const { page } = resolved;
   read.add('host/page');
 
-  // the links in relation order, through Repository.readIn (on SQLite, SQL text built once per shape, not per page)
-  const links = (id: string, field: string, values: unknown[]) => {
+  // the links in relation order, through Repository.readIn (on SQLite, SQL text built once per shape, not per page),
+  // with the fields this assembly uses of them (and their id)
+  const links = (id: string, field: string, values: unknown[], fields: readonly string[]) => {
     read.add(id);
-    return ctx.repo.readIn(db, ctx.model.byId[id], field, values, true) as Promise<Row[]>;
+    return ctx.repo.readIn(db, ctx.model.byId[id], field, values, true, fields) as Promise<Row[]>;
   };
-  const layoutLinks = await links('host/pages-to-layouts', 'pageId', [page.id]);
-  const layoutWidgets = layoutLinks.length ? await links('host/layouts-to-widgets', 'layoutId', layoutLinks.map((l) => l.layoutId as string)) : [];
+  const layoutLinks = await links('host/pages-to-layouts', 'pageId', [page.id], ['layoutId']);
+  const layoutWidgets = layoutLinks.length ? await links('host/layouts-to-widgets', 'layoutId', layoutLinks.map((l) => l.layoutId as string), ['layoutId', 'widgetId', 'orderIndex', 'variant']) : [];
   const layoutOrder = new Map(layoutLinks.map((l, i) => [l.layoutId as string, i]));
   layoutWidgets.sort((a, b) => layoutOrder.get(a.layoutId as string)! - layoutOrder.get(b.layoutId as string)! || (a.orderIndex as number) - (b.orderIndex as number));
-  const pageWidgets = await links('host/pages-to-widgets', 'pageId', [page.id]);
+  const pageWidgets = await links('host/pages-to-widgets', 'pageId', [page.id], ['widgetId']);
 
   const hostWidgetIds = [...new Set([...layoutWidgets, ...pageWidgets].map((w) => w.widgetId as string))];
-  const externals = hostWidgetIds.length ? await links('host/widgets-to-external-widgets', 'widgetId', hostWidgetIds) : [];
+  const externals = hostWidgetIds.length ? await links('host/widgets-to-external-widgets', 'widgetId', hostWidgetIds, ['widgetId', 'externalModule', 'externalWidgetId']) : [];
 
   // one query per module for its widget rows, then their relations, batched
   const rowsByModule = new Map<string, Map<string, Row>>();
@@ -123,10 +126,10 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   // running it)
   const metadata = ctx.model.byId['host/metadata'];
   read.add(metadata.id);
-  const primaries = (await ctx.repo.readIn(db, metadata, 'variant', ['primary'])) as Row[];
+  const primaries = (await ctx.repo.readIn(db, metadata, 'variant', ['primary'], false, METADATA_READ)) as Row[];
   const site = primaries.reduce<Row | undefined>((first, m) => (!first || earlier(m, first) ? m : first), undefined);
-  const metaLinks = await links('host/pages-to-metadata', 'pageId', [page.id]);
-  const ownRows = metaLinks.length ? ((await ctx.repo.readIn(db, metadata, 'id', [...new Set(metaLinks.map((l) => l.metadataId as string))])) as Row[]) : [];
+  const metaLinks = await links('host/pages-to-metadata', 'pageId', [page.id], ['metadataId']);
+  const ownRows = metaLinks.length ? ((await ctx.repo.readIn(db, metadata, 'id', [...new Set(metaLinks.map((l) => l.metadataId as string))], false, METADATA_READ)) as Row[]) : [];
   const ownById = new Map(ownRows.map((m) => [m.id, m]));
   const own = metaLinks.map((l) => ownById.get(l.metadataId as string)).filter((m): m is Row => !!m);
   const meta: Record<string, string> = {};
