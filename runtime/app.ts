@@ -20,6 +20,7 @@ import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
 import { envelope } from './http/envelope.js';
 import { readFromPrimary } from './db/read-routing.js';
+import { ShapeRouter } from './http/shape-router.js';
 
 export interface AppOptions {
   model: Model;
@@ -58,7 +59,8 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   const authorize: Authorizer = (c, r) => ctx.authorize(c, r);
   const policy = new Policy(model, database, (c, method, path) => ctx.permits(c, method, path));
 
-  const app = new Hono();
+  // routes matched once per shape of a path (a UUID segment stands for any other): runtime/http/shape-router.ts
+  const app = new Hono({ router: new ShapeRouter() });
   // request id, no-store for answers with credentials, compression and validators, security headers: one envelope,
   // one pass over each answer's headers (runtime/http/envelope.ts)
   // a request's reads see every write committed before it started (SQLite's run of reads in one snapshot ends here)
