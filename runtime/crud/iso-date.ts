@@ -1,7 +1,9 @@
 /** the last millisecond of 9999-12-31: past it (and before 1970) `isoDate` leaves the text to Date itself */
 const LAST_FOUR_DIGIT_MS = 253402300799999;
 
-const two = (n: number) => (n < 10 ? '0' + n : '' + n);
+/** '00' … '99' and '000' … '999', made once: no small string per date part */
+const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 /**
  * The text JSON gives a Date (`toISOString`: `2026-11-24T01:02:03.004Z`), or null for an invalid date, as
@@ -30,5 +32,5 @@ export function isoDate(date: Date): string | null {
   rest -= minutes * 60000;
   const seconds = Math.floor(rest / 1000);
   const millis = rest - seconds * 1000;
-  return `${year}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${millis < 10 ? '00' + millis : millis < 100 ? '0' + millis : millis}Z`;
+  return `${year}-${TWO[month]}-${TWO[day]}T${TWO[hours]}:${TWO[minutes]}:${TWO[seconds]}.${THREE[millis]}Z`;
 }
