@@ -47,7 +47,7 @@ const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
  * per shape so that every row is an object literal of one hidden class (V8 stores its properties at fixed offsets),
  * and a column whose driver value is the value (text, integers) is copied without a call. Nulls stay null. Names are
  * the manifest's field names, written as JSON strings; a name that is not a plain identifier (none is, by the
- * manifest's rules) gets the plain loop.
+ * manifest's rules: camelCase) gets a plain loop instead.
  */
 export function rowMaker(columns: [string, Drizzle][]): (values: unknown[]) => Row {
   const names = columns.map(([name]) => name);
@@ -55,7 +55,8 @@ export function rowMaker(columns: [string, Drizzle][]): (values: unknown[]) => R
   if (!names.every((n) => PLAIN_NAME.test(n) && n !== '__proto__')) {
     return (values) => {
       const row: Row = {};
-      for (let i = 0; i < names.length; i++) row[names[i]] = values[i] === null ? null : decoders[i] ? decoders[i]!(values[i]) : values[i];
+      // defined, not assigned: a '__proto__' here is a property like any other, never the row's prototype
+      for (let i = 0; i < names.length; i++) Object.defineProperty(row, names[i], { value: values[i] === null ? null : decoders[i] ? decoders[i]!(values[i]) : values[i], enumerable: true, writable: true, configurable: true });
       return row;
     };
   }
