@@ -60,6 +60,25 @@ export function accepted(accept: string | null | undefined): Encoding[] {
   return (['br', 'gzip'] as const).filter((e) => weight(e) > 0).sort((a, b) => weight(b) - weight(a));
 }
 
+const textEncoder = new TextEncoder();
+/** where `utf8` writes before copying out: grown to the largest text asked for, up to UTF8_SCRATCH_MAX */
+let scratch = new Uint8Array(64 * 1024);
+const UTF8_SCRATCH_MAX = 4 * 1024 * 1024;
+
+/**
+ * A text as UTF-8 bytes of its own. A rendered page (a string made of many joined parts, with two-byte characters)
+ * encodes in about a quarter of `TextEncoder.encode`'s time when written at once into a buffer that surely holds it
+ * (three bytes a UTF-16 unit at most) and copied out at its size: encode measures the text in a pass of its own
+ * first (40 µs against 150 for the 44 KB home page). A text too long for the scratch buffer is encoded the plain way.
+ */
+export function utf8(text: string): Uint8Array<ArrayBuffer> {
+  const most = text.length * 3;
+  if (most > UTF8_SCRATCH_MAX) return textEncoder.encode(text);
+  if (scratch.length < most) scratch = new Uint8Array(Math.max(most, scratch.length * 2));
+  const { written } = textEncoder.encodeInto(text, scratch);
+  return scratch.slice(0, written);
+}
+
 /** a weak validator of a body: equal bodies, equal tags, whatever the encoding sent */
 export function weakEtag(body: Uint8Array | string): string {
   // crypto.hash: the one-shot digest (no Hash object per answer)

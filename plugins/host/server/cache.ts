@@ -1,6 +1,5 @@
-import { weakEtag } from '../../../runtime/http/wire.js';
+import { utf8, weakEtag } from '../../../runtime/http/wire.js';
 
-const encoder = new TextEncoder();
 
 /**
  * Rendered pages by language and url, each with the entities it read; a change to one of them drops it. A page is
@@ -26,7 +25,7 @@ export class PageCache {
   /** keeps a page's HTML (its UTF-8 bytes, or a string encoded here) */
   set(key: string, html: string | Uint8Array<ArrayBuffer>, read: Set<string>) {
     if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value!);
-    this.pages.set(key, { html: typeof html === 'string' ? encoder.encode(html) : html, read });
+    this.pages.set(key, { html: typeof html === 'string' ? utf8(html) : html, read });
   }
 
   /** drops every page that read the entity */

@@ -14,6 +14,7 @@ import { createCacheBus } from './bus.js';
 import { discoveryRoutes } from './sitemap.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
 import { keptBy } from '../../../runtime/kept.js';
+import { utf8 } from '../../../runtime/http/wire.js';
 
 /** what runtime/web.ts calls for every page request (not /api, /admin, assets) */
 export interface Storefront {
@@ -100,7 +101,6 @@ const made = new WeakMap<PluginContext, Storefront>();
  * full at once
  */
 const MAX_RENDERS = 6;
-const encoder = new TextEncoder();
 
 let loading: Promise<typeof import('./document.js')> | undefined;
 /**
@@ -213,7 +213,7 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
         if (!rendered) return notFound();
         // encoded once: the cache keeps these bytes, the validator is their digest, and the socket gets them as they
         // are (a string answer is measured, hashed and encoded again on its way out)
-        const html = encoder.encode(rendered.html);
+        const html = utf8(rendered.html);
         if (!caching) return answer(html, 200, { 'x-page-cache': 'miss' });
         cache.set(key, html, rendered.read);
         return answer(html, 200, { 'x-page-cache': 'miss', etag: cache.etag(key)! });
