@@ -1,4 +1,4 @@
-import { utf8, weakEtag } from '../../../runtime/http/wire.js';
+import { weakEtag } from '../../../runtime/http/wire.js';
 
 
 /**
@@ -22,10 +22,10 @@ export class PageCache {
     return page?.etag;
   }
 
-  /** keeps a page's HTML (its UTF-8 bytes, or a string encoded here) */
-  set(key: string, html: string | Uint8Array<ArrayBuffer>, read: Set<string>) {
+  /** keeps a page's HTML as the UTF-8 bytes it is answered with (encoded once, by the storefront) */
+  set(key: string, html: Uint8Array<ArrayBuffer>, read: Set<string>) {
     if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value!);
-    this.pages.set(key, { html: typeof html === 'string' ? utf8(html) : html, read });
+    this.pages.set(key, { html, read });
   }
 
   /** drops every page that read the entity */
