@@ -180,15 +180,16 @@ export class LearnedReads {
 
   /** the relations of `entity` read below the root `path`, each with its own plan */
   plan(model: Model, entity: Entity, path: string): ExpandPlan | undefined {
-    return this.kept(model, entity, path, false);
+    return this.planAt(model, entity, path, false);
   }
 
   /** the plan below a relation's far end at `path` */
   private endPlan(model: Model, entity: Entity, path: string): ExpandPlan | undefined {
-    return this.kept(model, entity, path, true);
+    return this.planAt(model, entity, path, true);
   }
 
-  private kept(model: Model, entity: Entity, path: string, end: boolean): ExpandPlan | undefined {
+  /** the plan at `path`, worked out once until a render reads a new path */
+  private planAt(model: Model, entity: Entity, path: string, end: boolean): ExpandPlan | undefined {
     const key = `${entity.id}\u0000${path}`;
     if (this.plans.has(key)) return this.plans.get(key);
     const plan = this.planned(model, entity, path, end);
