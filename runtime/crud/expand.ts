@@ -93,8 +93,8 @@ export function coversPlan(used: ExpandPlan | undefined, wanted: ExpandPlan | un
 /**
  * Attaches to each row, for every public relation it is the first side of, the relation rows
  * (ordered by orderIndex) with their far end under the far field's name — recursively, `depth`
- * levels deep. One query for the relation rows and one for their far ends per relation and
- * level, whatever the number of rows: never one query per row. `linkFields` names the fields to read of a relation's
+ * levels deep. One query per relation and level for the relation rows with their far ends (Repository.readLinked, a
+ * join), whatever the number of rows: never one query per row. `linkFields` names the fields to read of a relation's
  * rows (their id always; the two ends must be among them), where not every public one is needed.
  * @example await expand(repo, db, model.byId['website-builder/widget'], widgets, 4)
  *   // widgets[0].widgetsToSliders[0].slider.slidersToSlides[0].slide
@@ -107,14 +107,14 @@ export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows
     // a plan names the relations to walk; one it leaves out is not read at all (its key stays off the rows)
     if (plan && !Object.hasOwn(plan, link.key)) continue;
     onRead?.(link.relation);
-    const rels = (await repo.readIn(db, link.relation, link.near.name, ids, true, linkFields?.(link))) as Row[];
+    // the relation's rows and their far ends in one read
+    const { links, ends: found } = await repo.readLinked(db, link, ids, linkFields?.(link), plan?.[link.key]?.[FIELDS]);
+    const rels = links as Row[];
     if (!rels.length) {
       for (const r of rows) r[link.key] = [];
       continue;
     }
-    const farIds = [...new Set(rels.map((r) => r[link.far.name] as string))];
-    const found = (await repo.readIn(db, link.target, 'id', farIds, false, plan?.[link.key]?.[FIELDS])) as Row[];
-    const ends = new Map((await expand(repo, db, link.target, found, link.back ? 0 : depth - 1, onRead, plan?.[link.key], linkFields)).map((t) => [t.id, t]));
+    const ends = new Map((await expand(repo, db, link.target, found as Row[], link.back ? 0 : depth - 1, onRead, plan?.[link.key], linkFields)).map((t) => [t.id, t]));
     for (const r of rows) {
       r[link.key] = rels
         .filter((x) => x[link.near.name] === r.id && ends.has(x[link.far.name] as string))

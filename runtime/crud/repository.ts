@@ -47,20 +47,25 @@ const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
  * per shape so that every row is an object literal of one hidden class (V8 stores its properties at fixed offsets),
  * and a column whose driver value is the value (text, integers) is copied without a call. Nulls stay null. Names are
  * the manifest's field names, written as JSON strings; a name that is not a plain identifier (none is, by the
- * manifest's rules: camelCase) gets a plain loop instead.
+ * manifest's rules: camelCase) gets a plain loop instead. `from`: where the shape's columns start in the values (a
+ * joined read's second table, `readLinked`).
  */
-export function rowMaker(columns: [string, Drizzle][]): (values: unknown[]) => Row {
+export function rowMaker(columns: [string, Drizzle][], from = 0): (values: unknown[]) => Row {
   const names = columns.map(([name]) => name);
+  const at = (i: number) => from + i;
   const decoders = columns.map(([, col]) => (col.mapFromDriverValue === Column.prototype.mapFromDriverValue ? undefined : (v: unknown) => col.mapFromDriverValue(v)));
   if (!names.every((n) => PLAIN_NAME.test(n) && n !== '__proto__')) {
     return (values) => {
       const row: Row = {};
       // defined, not assigned: a '__proto__' here is a property like any other, never the row's prototype
-      for (let i = 0; i < names.length; i++) Object.defineProperty(row, names[i], { value: values[i] === null ? null : decoders[i] ? decoders[i]!(values[i]) : values[i], enumerable: true, writable: true, configurable: true });
+      for (let i = 0; i < names.length; i++) {
+        const v = values[at(i)];
+        Object.defineProperty(row, names[i], { value: v === null ? null : decoders[i] ? decoders[i]!(v) : v, enumerable: true, writable: true, configurable: true });
+      }
       return row;
     };
   }
-  const props = names.map((n, i) => `${JSON.stringify(n)}: v[${i}] === null ? null : ${decoders[i] ? `d[${i}](v[${i}])` : `v[${i}]`}`);
+  const props = names.map((n, i) => `${JSON.stringify(n)}: v[${at(i)}] === null ? null : ${decoders[i] ? `d[${i}](v[${at(i)}])` : `v[${at(i)}]`}`);
   const make = new Function('d', `return (v) => ({ ${props.join(', ')} });`) as (d: typeof decoders) => (values: unknown[]) => Row;
   return make(decoders);
 }
@@ -76,6 +81,8 @@ export class Repository {
   /** SQLite: the text of each entity's select by id, and how to decode the columns it selects */
   private byIdText = new Map<string, string>();
   private inTexts = new Map<string, string>();
+  /** SQLite: readLinked's SQL text and row makers, by shape */
+  private joined = new Map<string, { text: string; link: (values: unknown[]) => Row; end: (values: unknown[]) => Row; endId: number }>();
   private someColumnsCache = new Map<string, Record<string, Drizzle>>();
   private shapes = new Map<string, (values: unknown[]) => Row>();
   /** counts kept while the database's data version stays the same (see count) */
@@ -230,6 +237,47 @@ export class Repository {
       if (this.inTexts.size < COUNTS_KEPT) this.inTexts.set(key, text);
     }
     return this.decode(entity, this.database.readRaw(text, values), true, only);
+  }
+
+  /**
+   * A relation's rows whose `near` field is one of `values`, in relation order (orderIndex, createdAt, id), each read
+   * together with the row its `far` field points at, in one statement (a LEFT JOIN on the far end's id): `links` are
+   * every relation row (public columns, or `id` and `linkOnly`), `ends` the far rows found (public columns, or `id`
+   * and `farOnly`), each once. Two reads in one for each relation a page's expansion walks (runtime/crud/expand.ts).
+   * On SQLite the SQL text is built once per shape and the rows decoded per column, as in `readIn`.
+   */
+  async readLinked(db: Drizzle, link: { relation: Entity; near: Field; far: Field; target: Entity }, values: unknown[], linkOnly?: readonly string[], farOnly?: readonly string[]): Promise<{ links: Row[]; ends: Row[] }> {
+    const rel = this.table(link.relation);
+    const far = this.table(link.target);
+    const linkColumns = linkOnly ? this.someColumns(link.relation, linkOnly) : this.publicColumns(link.relation);
+    const farColumns = farOnly ? this.someColumns(link.target, farOnly) : this.publicColumns(link.target);
+    const query = (d: Drizzle) =>
+      d.select({ link: linkColumns, end: farColumns }).from(rel).leftJoin(far, eq(far.id, rel[link.far.name])).where(inArray(rel[link.near.name], values))
+        .orderBy(asc(rel.orderIndex), asc(rel.createdAt), asc(rel.id));
+    const links: Row[] = [];
+    const ends = new Map<unknown, Row>();
+    if (!this.database.readRaw || db !== this.database.db) {
+      for (const { link: l, end } of (await query(db)) as { link: Row; end: Row | null }[]) {
+        links.push(l);
+        if (end && !ends.has(end.id)) ends.set(end.id, end);
+      }
+      return { links, ends: [...ends.values()] };
+    }
+    const key = `${link.relation.id} ${link.near.name} ${link.target.id} ${values.length} ${linkOnly?.join(',') ?? '*'} ${farOnly?.join(',') ?? '*'}`;
+    let joined = this.joined.get(key);
+    if (!joined) {
+      const linkEntries = Object.entries(linkColumns);
+      const farEntries = Object.entries(farColumns);
+      joined = { text: query(db).toSQL().sql as string, link: rowMaker(linkEntries), end: rowMaker(farEntries, linkEntries.length), endId: linkEntries.length + farEntries.findIndex(([name]) => name === 'id') };
+      if (this.joined.size >= COUNTS_KEPT) this.joined.clear();
+      this.joined.set(key, joined);
+    }
+    for (const v of this.database.readRaw(joined.text, values)) {
+      links.push(joined.link(v));
+      const id = v[joined.endId];
+      if (id !== null && !ends.has(id)) ends.set(id, joined.end(v));
+    }
+    return { links, ends: [...ends.values()] };
   }
 
   /**
