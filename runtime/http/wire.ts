@@ -6,6 +6,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Context, MiddlewareHandler } from 'hono';
 import { requestHeader } from './headers.js';
+import { keptBy } from '../kept.js';
 
 /**
  * What goes over the wire: compression (br or gzip, chosen by Accept-Encoding) and validators (a weak ETag,
@@ -19,9 +20,14 @@ export type Encoding = 'br' | 'gzip';
 /** bodies smaller than this are sent as they are: the headers would cost more than the bytes saved */
 export const MIN_COMPRESS_BYTES = 1024;
 
-/** text formats worth compressing; images, video, fonts in woff2, zip and PDF are compressed already */
+/**
+ * text formats worth compressing; images, video, fonts in woff2, zip and PDF are compressed already. Kept by the
+ * header's text: an answer's type is one of a few, and parsing it cost each answer about a microsecond.
+ */
 export function isCompressible(contentType: string | null | undefined): boolean {
-  if (!contentType) return false;
+  return !!contentType && compressibleType(contentType);
+}
+const compressibleType = keptBy(200, (contentType: string): boolean => {
   const type = contentType.split(';')[0].trim().toLowerCase();
   if (type === 'text/event-stream') return false;
   return (
@@ -33,7 +39,7 @@ export function isCompressible(contentType: string | null | undefined): boolean 
     type === 'image/svg+xml' ||
     /\+(json|xml)$/.test(type)
   );
-}
+});
 
 /**
  * The encoding to answer with for an Accept-Encoding header: br, else gzip, each only when accepted with a
@@ -45,9 +51,15 @@ export function negotiate(accept: string | null | undefined): Encoding | undefin
   return accepted(accept)[0];
 }
 
-/** the encodings an Accept-Encoding header allows, best first (br before gzip at equal weight) */
-export function accepted(accept: string | null | undefined): Encoding[] {
-  if (!accept) return [];
+/**
+ * the encodings an Accept-Encoding header allows, best first (br before gzip at equal weight); kept by the header's
+ * text (browsers send one of a few), so the list is frozen
+ */
+export function accepted(accept: string | null | undefined): readonly Encoding[] {
+  return accept ? acceptedBy(accept) : NONE;
+}
+const NONE: readonly Encoding[] = Object.freeze([]);
+const acceptedBy = keptBy(200, (accept: string): readonly Encoding[] => {
   const q = new Map<string, number>();
   for (const part of accept.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -57,8 +69,8 @@ export function accepted(accept: string | null | undefined): Encoding[] {
     q.set(name.trim(), Number.isFinite(value) ? value : 0);
   }
   const weight = (name: Encoding) => q.get(name) ?? q.get('*') ?? 0;
-  return (['br', 'gzip'] as const).filter((e) => weight(e) > 0).sort((a, b) => weight(b) - weight(a));
-}
+  return Object.freeze((['br', 'gzip'] as const).filter((e) => weight(e) > 0).sort((a, b) => weight(b) - weight(a)));
+});
 
 const textEncoder = new TextEncoder();
 /** where `utf8` writes before copying out: grown to the largest text asked for, up to UTF8_SCRATCH_MAX */
@@ -288,8 +300,8 @@ export function putTogether(answer: Answer): Response {
 function validatable(c: Context, answer: Answer): boolean {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return false;
   if (answer.status !== 200 || answer.headers.has('set-cookie')) return false;
-  const cc = answer.headers.get('cache-control')?.toLowerCase() ?? '';
-  return !/(^|[\s,])(no-store|private)([\s,=]|$)/.test(cc);
+  const cc = answer.headers.get('cache-control');
+  return !cc || !/(^|[\s,])(no-store|private)([\s,=]|$)/i.test(cc);
 }
 
 /** the response headers a 304 keeps (RFC 9110 §15.4.5), plus the security headers every answer carries */
@@ -317,7 +329,8 @@ export function finishWire(c: Context, answer: Answer, compressed: CompressedCac
   // an answer that sets a cookie (a sign-in: session tokens in its body) is sent as it is: no compression next to
   // secrets (BREACH), no validator
   if (headers.has('set-cookie')) return void headers.delete('etag');
-  if (/(^|[\s,])no-transform([\s,]|$)/i.test(headers.get('cache-control') ?? '')) return;
+  const cacheControl = headers.get('cache-control');
+  if (cacheControl && /(^|[\s,])no-transform([\s,]|$)/i.test(cacheControl)) return;
   const encoding = negotiate(requestHeader(c, 'accept-encoding'));
   const validator = validatable(c, answer);
   // a route may give its own validator (the page cache does, computed once per page); it stays only on an

@@ -28,6 +28,17 @@ describe('Accept-Encoding negotiation', () => {
     expect(negotiate(undefined)).toBeUndefined();
     expect(accepted('br, gzip')).toEqual(['br', 'gzip']);
   });
+  it('answers a header asked again the same (the answers are kept by the header text), and a kept list cannot be changed', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(negotiate('br;q=0, gzip')).toBe('gzip');
+      expect(accepted('gzip;q=0.5, br;q=0.9')).toEqual(['br', 'gzip']);
+      expect(isCompressible('application/json')).toBe(true);
+      expect(isCompressible('image/png')).toBe(false);
+    }
+    const list = accepted('br, gzip') as string[];
+    expect(() => list.push('deflate')).toThrow(TypeError);
+    expect(accepted('br, gzip')).toEqual(['br', 'gzip']);
+  });
   it('compresses text formats, never streams or formats that are compressed already', () => {
     for (const t of ['text/html; charset=UTF-8', 'application/json', 'application/javascript', 'text/css', 'image/svg+xml', 'application/xml; charset=utf-8']) expect(isCompressible(t)).toBe(true);
     for (const t of ['text/event-stream', 'image/png', 'image/jpeg', 'application/pdf', 'video/mp4', 'font/woff2', 'application/octet-stream', undefined]) expect(isCompressible(t)).toBe(false);
