@@ -247,28 +247,30 @@ export class Repository {
    * On SQLite the SQL text is built once per shape and the rows decoded per column, as in `readIn`.
    */
   async readLinked(db: Drizzle, link: { relation: Entity; near: Field; far: Field; target: Entity }, values: unknown[], linkOnly?: readonly string[], farOnly?: readonly string[]): Promise<{ links: Row[]; ends: Row[] }> {
-    const rel = this.table(link.relation);
-    const far = this.table(link.target);
-    const linkColumns = linkOnly ? this.someColumns(link.relation, linkOnly) : this.publicColumns(link.relation);
-    const farColumns = farOnly ? this.someColumns(link.target, farOnly) : this.publicColumns(link.target);
-    const query = (d: Drizzle) =>
-      d.select({ link: linkColumns, end: farColumns }).from(rel).leftJoin(far, eq(far.id, rel[link.far.name])).where(inArray(rel[link.near.name], values))
+    const columns = () => [linkOnly ? this.someColumns(link.relation, linkOnly) : this.publicColumns(link.relation), farOnly ? this.someColumns(link.target, farOnly) : this.publicColumns(link.target)] as const;
+    const query = (d: Drizzle, [linkColumns, farColumns]: ReturnType<typeof columns>) => {
+      const rel = this.table(link.relation);
+      const far = this.table(link.target);
+      return d.select({ link: linkColumns, end: farColumns }).from(rel).leftJoin(far, eq(far.id, rel[link.far.name])).where(inArray(rel[link.near.name], values))
         .orderBy(asc(rel.orderIndex), asc(rel.createdAt), asc(rel.id));
+    };
     const links: Row[] = [];
     const ends = new Map<unknown, Row>();
     if (!this.database.readRaw || db !== this.database.db) {
-      for (const { link: l, end } of (await query(db)) as { link: Row; end: Row | null }[]) {
+      for (const { link: l, end } of (await query(db, columns())) as { link: Row; end: Row | null }[]) {
         links.push(l);
         if (end && !ends.has(end.id)) ends.set(end.id, end);
       }
       return { links, ends: [...ends.values()] };
     }
+    // the shape's SQL and row makers, made once: a page's expansion runs a dozen of these
     const key = `${link.relation.id} ${link.near.name} ${link.target.id} ${values.length} ${linkOnly?.join(',') ?? '*'} ${farOnly?.join(',') ?? '*'}`;
     let joined = this.joined.get(key);
     if (!joined) {
-      const linkEntries = Object.entries(linkColumns);
-      const farEntries = Object.entries(farColumns);
-      joined = { text: query(db).toSQL().sql as string, link: rowMaker(linkEntries), end: rowMaker(farEntries, linkEntries.length), endId: linkEntries.length + farEntries.findIndex(([name]) => name === 'id') };
+      const both = columns();
+      const linkEntries = Object.entries(both[0]);
+      const farEntries = Object.entries(both[1]);
+      joined = { text: query(db, both).toSQL().sql as string, link: rowMaker(linkEntries), end: rowMaker(farEntries, linkEntries.length), endId: linkEntries.length + farEntries.findIndex(([name]) => name === 'id') };
       if (this.joined.size >= COUNTS_KEPT) this.joined.clear();
       this.joined.set(key, joined);
     }
