@@ -1,6 +1,5 @@
 import { weakEtag } from '../../../runtime/http/wire.js';
 
-
 /**
  * Rendered pages by language and url, each with the entities it read; a change to one of them drops it. A page is
  * kept as its UTF-8 bytes, encoded once: a hit writes them to the socket as they are (a string would be measured and
