@@ -24,8 +24,12 @@ const PATHS = [
   `/api/host/pages/${ID}/segments/${ID2}`, `/files/${ID}.png`, `/files/a/${ID}`, `/blog/${ID}`, '//api//x', `/${ID}`, `/api/${ID}/${ID2}/${ID}`,
 ];
 
-/** a result as handler names and plain parameter objects, for comparing two routers */
-const plain = (result: unknown) => (result as [[string, Record<string, string>][]])[0].map(([h, p]) => [h, { ...p }]);
+/** a result as handler names and plain parameter objects, for comparing two routers (either of hono's two forms:
+ * parameters as values, or as indexes into the result's stash) */
+const plain = (result: unknown): [string, Record<string, string>][] => {
+  const [matched, stash] = result as [[string, Record<string, string | number>][], string[]?];
+  return matched.map(([h, p]) => [h, Object.fromEntries(Object.entries(p).map(([k, v]) => [k, stash ? stash[v as number] : String(v)]))]);
+};
 
 function both(routes = ROUTES) {
   const trie = new TrieRouter<string>();
@@ -51,14 +55,47 @@ describe('ShapeRouter: the trie router asked once per shape of a path', () => {
     }
   });
 
-  it("hands each match parameters of its own: changing one answer's does not change the next", () => {
+  it("gives each match values of its own, and what it keeps per shape cannot be changed by a caller", () => {
     const { shape } = both();
-    const first = shape.match('GET', `/api/ecommerce/products/${ID}`)[0] as [string, Record<string, string>][];
-    const item = first.find(([h]) => h === 'GET /api/:module/:route/:id')!;
+    const first = shape.match('GET', `/api/ecommerce/products/${ID}`);
+    const item = plain(first).find(([h]) => h === 'GET /api/:module/:route/:id')!;
     expect(item[1]).toEqual({ module: 'ecommerce', route: 'products', id: ID });
-    item[1].id = 'changed';
-    const second = shape.match('GET', `/api/ecommerce/products/${ID2}`)[0] as [string, Record<string, string>][];
-    expect(second.find(([h]) => h === 'GET /api/:module/:route/:id')![1]).toEqual({ module: 'ecommerce', route: 'products', id: ID2 });
+    // the kept handler pairs and index maps are frozen: a caller cannot change what the next path of the shape gets
+    const [pairs, stash] = first as [[string, Record<string, number>][], string[]];
+    expect(() => ((pairs[0][1] as Record<string, number>).id = 0)).toThrow(TypeError);
+    expect(() => (pairs as unknown[]).push(['x', {}])).toThrow(TypeError);
+    // the stash is the request's own: changing it changes nothing for the next match
+    stash.fill('changed');
+    const second = shape.match('GET', `/api/ecommerce/products/${ID2}`);
+    expect(plain(second).find(([h]) => h === 'GET /api/:module/:route/:id')![1]).toEqual({ module: 'ecommerce', route: 'products', id: ID2 });
+    expect(plain(shape.match('GET', `/api/ecommerce/products/${ID}`)).find(([h]) => h === 'GET /api/:module/:route/:id')![1].id).toBe(ID);
+  });
+
+  it('answers parameters through hono as the trie does (c.req.param, one and all, percent-decoded)', async () => {
+    const { Hono } = await import('hono');
+    const appWith = (router: ShapeRouter<never> | TrieRouter<never>) => {
+      const app = new Hono({ router });
+      app.use('/api/*', async (c, next) => {
+        c.header('x-mw', 'yes');
+        await next();
+      });
+      app.get('/api/:module/:route/:id', (c) => c.json({ one: c.req.param('id'), all: c.req.param() }));
+      app.get('/api/rbac/subjects/:id/ecommerce-module/orders/:orderId/checkout', (c) => c.json({ all: c.req.param() }));
+      return app;
+    };
+    const app = appWith(new ShapeRouter());
+    const trieApp = appWith(new TrieRouter());
+    for (const [path, want] of [
+      [`/api/ecommerce/products/${ID}`, { one: ID, all: { module: 'ecommerce', route: 'products', id: ID } }],
+      [`/api/blog/articles/${ID2}`, { one: ID2, all: { module: 'blog', route: 'articles', id: ID2 } }],
+      ['/api/blog/a%20b/x%2Fy', { one: 'x/y', all: { module: 'blog', route: 'a b', id: 'x/y' } }],
+      [`/api/rbac/subjects/${ID}/ecommerce-module/orders/${ID2}/checkout`, { all: { id: ID, orderId: ID2 } }],
+    ] as const) {
+      const res = await app.request(path);
+      expect(res.headers.get('x-mw'), path).toBe('yes');
+      expect(await res.json(), path).toEqual(want);
+      expect(want, path).toEqual(await (await trieApp.request(path)).json());
+    }
   });
 
   it('leaves routes it cannot stand for to the trie: a custom pattern, a * inside a segment, a UUID written in a route', () => {
