@@ -4,7 +4,7 @@ import type { Entity, Field, Model } from '../../engine/model.js';
 import { SERVER_FIELDS } from '../../engine/json-schema.js';
 import type { Database, Drizzle } from '../db/index.js';
 import { HttpError, type Cause } from '../http/errors.js';
-import { isPrivileged, type Caller, type Permits } from '../http/access.js';
+import { isPrivileged, isSignedIn, type Caller, type Permits } from '../http/access.js';
 
 type Row = Record<string, unknown>;
 
@@ -91,7 +91,7 @@ export class Policy {
     for (const role of roles) {
       if (role === 'public') return true;
       if (caller.kind !== 'subject') continue;
-      if (role === 'signed-in' || caller.roles.includes(role)) return true;
+      if ((role === 'signed-in' && isSignedIn(caller)) || caller.roles.includes(role)) return true;
       if (role === 'owner' && (await owner())) return true;
     }
     return false;
@@ -182,7 +182,7 @@ export class Policy {
     return (f) => {
       const read = f.access?.read;
       if (!read) return true;
-      return read.some((r) => r === 'public' || (caller.kind === 'subject' && (r === 'signed-in' || caller.roles.includes(r))));
+      return read.some((r) => r === 'public' || (r === 'signed-in' && isSignedIn(caller)) || (caller.kind === 'subject' && caller.roles.includes(r)));
     };
   }
 

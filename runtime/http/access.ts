@@ -19,7 +19,16 @@ export interface Caller {
   roles: readonly string[];
   /** the admin role (or a verified ADMIN_EMAILS address) */
   admin: boolean;
+  /**
+   * A subject with a login. The subject of an anonymous session (authentication/init: a cart before registering)
+   * is a subject, owns its rows, but is not signed in (spec §4: a token lacking a login means not signed in), so
+   * the built-in role 'signed-in' is not its.
+   */
+  signedIn?: boolean;
 }
+
+/** whether the caller holds the built-in role 'signed-in': a subject with a login */
+export const isSignedIn = (c: Caller) => c.kind === 'subject' && c.signedIn === true;
 
 export const SYSTEM: Caller = Object.freeze({ kind: 'system', roles: [], admin: true });
 export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous', roles: [], admin: false });

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import type { Model } from '../../engine/model.js';
 import { bodySchema } from '../../engine/json-schema.js';
 import { fieldTypes } from '../../engine/fields/index.js';
-import { isPrivileged, type Caller, type CallerOf } from './access.js';
+import { isPrivileged, isSignedIn, type Caller, type CallerOf } from './access.js';
 
 /**
  * Whether the caller may read or write a field in general, for the admin to hide or disable it. 'owner'
@@ -10,7 +10,7 @@ import { isPrivileged, type Caller, type CallerOf } from './access.js';
  */
 function may(caller: Caller, roles: readonly string[] | undefined): boolean {
   if (!roles || isPrivileged(caller)) return true;
-  return roles.some((r) => r === 'public' || (caller.kind === 'subject' && (r === 'signed-in' || r === 'owner' || caller.roles.includes(r))));
+  return roles.some((r) => r === 'public' || (r === 'signed-in' && isSignedIn(caller)) || (caller.kind === 'subject' && (r === 'owner' || caller.roles.includes(r))));
 }
 
 /**

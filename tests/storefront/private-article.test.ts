@@ -60,4 +60,25 @@ describe('the private part of an article', () => {
     expect(members.html).not.toContain(PRIVATE);
     expect(members.data).not.toContain('privateContent');
   });
+
+  it('an anonymous session (authentication/init: a cart, no login) is not signed in: it neither reads nor filters on it, until it registers', async () => {
+    const init = await server.api('GET', '/api/rbac/subjects/authentication/init');
+    expect(init.status).toBe(200);
+    const anon = { authorization: `Bearer ${init.body.data.jwt}` };
+    const list = await server.api('GET', '/api/blog/articles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=template-roadmap', undefined, anon);
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).not.toContain(PRIVATE);
+    const id = list.body.data[0].id;
+    const read = await server.api('GET', `/api/blog/articles/${id}`, undefined, anon);
+    expect(read.status).toBe(200);
+    expect(read.body.data.privateContent).toBeUndefined();
+    const filtered = await server.api('GET', '/api/blog/articles?filters[and][0][column]=privateContent.en&filters[and][0][method]=ilike&filters[and][0][value]=booking', undefined, anon);
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.cause[0]).toMatchObject({ rule: 'column' });
+    // registering from that session makes the same subject an account: now it reads it
+    const reg = await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'was-anonymous@example.com', password: 'password123' } }, anon);
+    expect(reg.status).toBe(201);
+    const after = await server.api('GET', `/api/blog/articles/${id}`, undefined, { authorization: `Bearer ${reg.body.data.jwt}` });
+    expect(JSON.stringify(after.body.data.privateContent)).toContain(PRIVATE);
+  });
 });

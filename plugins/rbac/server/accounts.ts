@@ -202,11 +202,6 @@ export class Accounts {
     await tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(...where));
   }
 
-  /** an anonymous subject: made by authentication/init, with no login yet */
-  async isAnonymous(subjectId: string): Promise<boolean> {
-    return (await this.countIdentities(subjectId)) === 0;
-  }
-
   async countIdentities(subjectId: string): Promise<number> {
     const rel = this.t('rbac/subjects-to-identities');
     const [r] = await this.db.select({ n: sql<number>`count(*)` }).from(rel).where(eq(rel.subjectId, subjectId));

@@ -8,7 +8,17 @@ import { verifyAccessToken } from './tokens.js';
 
 export type Principal =
   | { kind: 'system' }
-  | { kind: 'subject'; subjectId: string; sessionId: string; roleIds: string[]; roleSlugs: string[]; admin: boolean; signedInAt: Date }
+  | {
+      kind: 'subject';
+      subjectId: string;
+      sessionId: string;
+      roleIds: string[];
+      roleSlugs: string[];
+      admin: boolean;
+      signedInAt: Date;
+      /** the subject has a login (an identity); the subject of an anonymous session (authentication/init) has none */
+      signedIn: boolean;
+    }
   | { kind: 'anonymous' };
 
 declare module 'hono' {
@@ -32,7 +42,7 @@ export function principalOf(c: Context, ctx: PluginContext, accounts: Accounts):
       if (!claims?.sub || !claims.sid) return { kind: 'anonymous' };
       const session = await accounts.activeSession(claims.sid);
       if (!session || session.subjectId !== claims.sub) return { kind: 'anonymous' };
-      const roles = await accounts.rolesOf(session.subjectId);
+      const [roles, identities] = await Promise.all([accounts.rolesOf(session.subjectId), accounts.countIdentities(session.subjectId)]);
       return {
         kind: 'subject',
         subjectId: session.subjectId,
@@ -41,6 +51,7 @@ export function principalOf(c: Context, ctx: PluginContext, accounts: Accounts):
         roleIds: roles.map((r) => r.id as string),
         roleSlugs: roles.map((r) => r.slug as string),
         admin: await accounts.isAdmin(session.subjectId, roles),
+        signedIn: identities > 0,
       };
     })();
     c.set('principal', p);

@@ -75,7 +75,7 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
   /** the anonymous subject of the request's session, if it has one (to upgrade instead of making a new subject) */
   async function anonymousOf(c: Context): Promise<{ subjectId: string; sessionId: string } | undefined> {
     const p = await principalOf(c, ctx, accounts);
-    if (p.kind !== 'subject' || p.admin || !(await accounts.isAnonymous(p.subjectId))) return undefined;
+    if (p.kind !== 'subject' || p.admin || p.signedIn) return undefined;
     return { subjectId: p.subjectId, sessionId: p.sessionId };
   }
   app.get(`${base}/ethereum-virtual-machine/nonce`, (c) => c.json({ data: { nonce: issueNonce(ctx.config.rbacJwtSecret) } }));
