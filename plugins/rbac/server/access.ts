@@ -47,6 +47,9 @@ function findCrudEntity(ctx: PluginContext, method: string, path: string): Entit
   return entity;
 }
 
+/** the method a request is routed and authorized as: a HEAD is its GET without the body (hono answers it so) */
+const routed = (method: string) => (method === 'HEAD' ? 'GET' : method);
+
 /**
  * The one decision every route passes, generated or plugin:
  * reads of public entities are open; the system and admins may do everything; otherwise a
@@ -54,7 +57,8 @@ function findCrudEntity(ctx: PluginContext, method: string, path: string): Entit
  * needs the subject to hold one of them.
  */
 export function createAccess(ctx: PluginContext, accounts: Accounts) {
-  async function decide(c: Context, method: string, path: string): Promise<void> {
+  async function decide(c: Context, asked: string, path: string): Promise<void> {
+    const method = routed(asked);
     const entity = crudEntityOf(ctx, method, path);
     if (entity && entity.access === 'public' && method === 'GET') return;
     const p = await principalOf(c, ctx, accounts);
@@ -88,8 +92,9 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
   const middleware: MiddlewareHandler = function authorizeRoute(c, next) {
     // generic CRUD paths pass to the authorizer with no promise of their own; an unknown route is a 404 for
     // everyone: only routes that exist are authorized
-    if (crudEntityOf(ctx, c.req.method, c.req.path) || ctx.hasRoute?.(c.req.method, c.req.path) === false) return next();
-    return decide(c, c.req.method, c.req.path).then(next);
+    const method = routed(c.req.method);
+    if (crudEntityOf(ctx, method, c.req.path) || ctx.hasRoute?.(method, c.req.path) === false) return next();
+    return decide(c, method, c.req.path).then(next);
   };
 
   return { decide, authorizer, middleware, caller, permits };
