@@ -68,11 +68,26 @@ async function errorOf(res: Response): Promise<ApiError> {
   return new ApiError(parts.join(' | '), res.status, causes);
 }
 
+/**
+ * The query as sent: a filter's empty list of values becomes an empty `value=` (the server's empty list: `inArray`
+ * matches nothing, `notInArray` everything). qs leaves an empty array out of the string, which the server would
+ * read as a missing value, a 400.
+ */
+function sentQuery(query: unknown): unknown {
+  const filters = (query as { filters?: Record<string, unknown> } | undefined)?.filters;
+  if (!filters || typeof filters !== 'object') return query;
+  const groups = Object.fromEntries(Object.entries(filters).map(([group, list]) => [
+    group,
+    Array.isArray(list) ? list.map((c) => (c && typeof c === 'object' && Array.isArray((c as { value?: unknown }).value) && !(c as { value: unknown[] }).value.length ? { ...c, value: '' } : c)) : list,
+  ]));
+  return { ...(query as object), filters: groups };
+}
+
 export function createHttp(options: ClientOptions = {}): Http {
   const f = options.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   return {
     async request<T>(method: string, path: string, init: { query?: unknown; data?: unknown } & RequestOptions = {}): Promise<T> {
-      const search = init.query ? qs.stringify(init.query, { encodeValuesOnly: true }) : '';
+      const search = init.query ? qs.stringify(sentQuery(init.query), { encodeValuesOnly: true }) : '';
       const url = `${options.baseUrl ?? ''}${path}${search ? '?' + search : ''}`;
       const headers: Record<string, string> = { ...(typeof options.headers === 'function' ? options.headers() : options.headers) };
       let body: BodyInit | undefined;

@@ -9,6 +9,7 @@ import type { Drizzle } from '../db/index.js';
 
 /** a list without a limit gets every row up to the maximum, and X-Total-Count says how many match in all */
 export const DEFAULT_LIMIT = 1000;
+export const MIN_LIMIT = 1;
 export const MAX_LIMIT = 1000;
 
 export const FILTER_METHODS = [
@@ -47,8 +48,11 @@ function resolveColumn(entity: Entity, model: Model, raw: unknown, where: string
       { message: `unknown column '${raw}'`, field: where, rule: 'column' },
     ]);
   }
-  if (language !== undefined && !/^[a-z]{2}(-[A-Za-z]{2,4})?$/.test(language)) {
-    throw badRequest(`Unknown language '${language}' in ${where}; languages: ${model.languages.join(', ')}`);
+  // only the configured languages, spelled exactly: any other code is refused, never read as a missing key
+  if (language !== undefined && !model.languages.includes(language)) {
+    throw badRequest(`Unknown language '${language}' in ${where}; languages: ${model.languages.join(', ')}`, [
+      { message: `unknown language '${language}'`, field: where, rule: 'language' },
+    ]);
   }
   return { field, language };
 }
@@ -64,6 +68,17 @@ function columnExpr(table: Drizzle, field: Field, language: string | undefined, 
 
 const CONTAINS: readonly string[] = ['like', 'ilike', 'notLike', 'notIlike'];
 
+/**
+ * the methods a column takes, in FILTER_METHODS' order: its kind's (one language of a map takes text's), the
+ * like family on an id or reference (searched as text), and isNull / isNotNull on every column; the list the
+ * filters are checked against and the one the OpenAPI document gives
+ */
+export function filterMethodsOf(field: Field, language?: string): Method[] {
+  const own: readonly string[] = language !== undefined ? fieldTypes.text.filterMethods : fieldTypes[field.kind].filterMethods;
+  const asText = language === undefined && isUuidField(field);
+  return FILTER_METHODS.filter((m) => NO_VALUE.includes(m) || own.includes(m) || (asText && CONTAINS.includes(m)));
+}
+
 /** the bound pattern of a contains search: the value with \, % and _ escaped, between two % */
 const contains = (value: unknown) => `%${String(value).replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
 
@@ -73,14 +88,14 @@ function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialec
   const method = c.method as Method;
   // an id (or a reference) may be searched as text with like/ilike: the admin finds rows by an id prefix
   const asText = language === undefined && isUuidField(field) && CONTAINS.includes(method);
-  const kindMethods: readonly string[] = language !== undefined || asText ? fieldTypes.text.filterMethods : fieldTypes[field.kind].filterMethods;
   if (typeof method !== 'string' || !(FILTER_METHODS as readonly string[]).includes(method)) {
     throw badRequest(`Unknown method '${String(c.method)}' in ${where}[method]; methods: ${FILTER_METHODS.join(', ')}`, [
       { message: `unknown method '${String(c.method)}'`, field: `${where}[method]`, rule: 'method' },
     ]);
   }
-  if (!NO_VALUE.includes(method) && !kindMethods.includes(method)) {
-    throw badRequest(`Method '${method}' does not apply to ${field.kind} column '${c.column}' in ${where}[method]; use one of: ${[...kindMethods, ...NO_VALUE].join(', ')}`);
+  const methods = filterMethodsOf(field, language);
+  if (!methods.includes(method)) {
+    throw badRequest(`Method '${method}' does not apply to ${field.kind} column '${c.column}' in ${where}[method]; use one of: ${methods.join(', ')}`);
   }
   const expr = asText ? (dialect === 'pg' ? sql`(${table[field.name]}::text)` : table[field.name]) : columnExpr(table, field, language, dialect);
   if (method === 'isNull') return isNull(expr);
@@ -94,14 +109,15 @@ function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialec
       throw badRequest(`${at} ${rule} (column '${c.column}' is ${field.kind})`, [cause]);
     }
   };
+  if (c.value === undefined) throw badRequest(`${where}[value] is required for method ${method}`, [{ message: `${where}[value] is required`, field: `${where}[value]`, rule: 'required' }]);
   if (LIST.includes(method)) {
-    const values = c.value === undefined || c.value === '' ? [] : Array.isArray(c.value) ? c.value : typeof c.value === 'object' ? Object.values(c.value as object) : [c.value];
+    // `value=` (present and empty) is the empty list; a missing value is the 400 above, never "no filter"
+    const values = c.value === '' ? [] : Array.isArray(c.value) ? c.value : typeof c.value === 'object' ? Object.values(c.value as object) : [c.value];
     const parsed = values.map((v, i) => parseOne(v, `${where}[value][${i}]`));
     // an empty list matches nothing (inArray) or everything (notInArray): never "no filter" by accident
     if (!parsed.length) return method === 'inArray' ? sql`1 = 0` : sql`1 = 1`;
     return method === 'inArray' ? inArray(expr, parsed) : notInArray(expr, parsed);
   }
-  if (c.value === undefined) throw badRequest(`${where}[value] is required for method ${method}`, [{ message: `${where}[value] is required`, field: `${where}[value]`, rule: 'required' }]);
   const value = parseOne(c.value, `${where}[value]`);
   switch (method) {
     case 'eq': return eq(expr, value);
@@ -178,7 +194,7 @@ export function parseListQuery(entity: Entity, model: Model, table: Drizzle, dia
   return {
     where: whereOf(entity, model, table, dialect, query.filters, canRead),
     orderBy: orderOf(entity, model, table, dialect, query.orderBy, canRead),
-    limit: intParam(query.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT),
+    limit: intParam(query.limit, 'limit', MIN_LIMIT, MAX_LIMIT, DEFAULT_LIMIT),
     offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0),
   };
 }

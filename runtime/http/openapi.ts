@@ -4,10 +4,9 @@ import { dirname, join } from 'node:path';
 import type { Context, Hono } from 'hono';
 import type { Entity, Model } from '../../engine/model.js';
 import { bodySchema, rowSchema } from '../../engine/json-schema.js';
-import { fieldTypes } from '../../engine/fields/index.js';
 import { typeName } from '../../engine/model.js';
 import { isPrivileged, type Caller, type CallerOf, type Permits } from './access.js';
-import { MAX_LIMIT } from '../crud/query.js';
+import { DEFAULT_LIMIT, FILTER_METHODS, MAX_LIMIT, MIN_LIMIT, filterMethodsOf } from '../crud/query.js';
 
 type Json = Record<string, unknown>;
 
@@ -30,17 +29,22 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [Stri
 /** the `filters` / `orderBy` deep-object grammar of spec §7, with the columns and methods of one entity */
 function listParameters(entity: Entity, model: Model) {
   const columns = entity.fields.filter((f) => !f.secret).flatMap((f) => (f.kind === 'localized' ? model.languages.map((l) => `${f.name}.${l}`) : [f.name]));
-  const methods = [...new Set(entity.fields.filter((f) => !f.secret).flatMap((f) => fieldTypes[f.kind].filterMethods))];
+  // the methods the API checks each column against (runtime/crud/query.ts), over every column and language
+  const applies = new Set(entity.fields.filter((f) => !f.secret).flatMap((f) => [
+    ...filterMethodsOf(f),
+    ...(f.kind === 'localized' ? model.languages.flatMap((l) => filterMethodsOf(f, l)) : []),
+  ]));
+  const methods = FILTER_METHODS.filter((m) => applies.has(m));
   const condition = { type: 'object', properties: { column: { enum: columns }, method: { enum: methods }, value: {} }, required: ['column', 'method'] };
   const filters = {
     name: 'filters', in: 'query', style: 'deepObject', explode: true,
-    description: "filters[and][i][column|method|value] and filters[or][…] (qs syntax). A language map is filtered by one language as 'title.en'. inArray with no values matches nothing.",
+    description: "filters[and][i][column|method|value] and filters[or][…] (qs syntax). A language map is filtered by one language as 'title.en' (a configured language only). inArray and notInArray need a value, as every method but isNull and isNotNull does (a missing one is a 400); an empty value (value=) is the empty list: inArray matches nothing, notInArray everything.",
     schema: { type: 'object', properties: { and: { type: 'array', items: condition }, or: { type: 'array', items: condition } } },
   };
   return [
     filters,
     { name: 'orderBy', in: 'query', style: 'deepObject', explode: true, description: 'orderBy[and][i][column|method]', schema: { type: 'object', properties: { and: { type: 'array', items: { type: 'object', properties: { column: { enum: columns }, method: { enum: ['asc', 'desc'] } } } } } } },
-    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_LIMIT, default: 100 } },
+    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: MIN_LIMIT, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
     { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
   ];
 }

@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { sqliteDatabase } from '../helpers/databases.js';
 import { bootAccounts, type AccountsApp } from '../helpers/accounts.js';
+import { DEFAULT_LIMIT, FILTER_METHODS, MAX_LIMIT, MIN_LIMIT, filterMethodsOf } from '../../runtime/crud/query.js';
 
 const ADMIN_ROLE = '8b3e4c60-0000-4000-8000-000000000001';
 
@@ -49,6 +50,40 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.EcommerceProductCreate.additionalProperties).toBe(false);
     expect(doc.components.securitySchemes).toHaveProperty('systemKey');
     expect(doc.components.responses.E400.content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+  });
+
+  it('says what the list route does: limit\'s default and range, and every filter method the API takes', async () => {
+    const doc = (await t.call('GET', '/api/openapi.json')).body;
+    const list = doc.paths['/api/ecommerce/products'].get;
+    const param = (name: string) => list.parameters.find((p: { name: string }) => p.name === name);
+    expect(param('limit').schema).toEqual({ type: 'integer', minimum: MIN_LIMIT, maximum: MAX_LIMIT, default: DEFAULT_LIMIT });
+    expect([MIN_LIMIT, MAX_LIMIT, DEFAULT_LIMIT]).toEqual([1, 1000, 1000]);
+    // the document agrees with the API: the default is what a list without limit gets, the bounds what it takes
+    const rows = Array.from({ length: 3 }, (_, i) => ({ slug: `openapi-limit-${i}` }));
+    expect((await t.call('POST', '/api/ecommerce/products/bulk', { data: rows })).status).toBe(201);
+    expect((await t.call('GET', `/api/ecommerce/products?limit=${param('limit').schema.minimum}`)).body.data).toHaveLength(1);
+    expect((await t.call('GET', `/api/ecommerce/products?limit=${param('limit').schema.minimum - 1}`)).status).toBe(400);
+    expect((await t.call('GET', `/api/ecommerce/products?limit=${param('limit').schema.maximum}`)).status).toBe(200);
+    expect((await t.call('GET', `/api/ecommerce/products?limit=${param('limit').schema.maximum + 1}`)).status).toBe(400);
+    // every entity's method list is the methods the API checks its columns against, isNull and isNotNull included
+    for (const e of t.model.entities) {
+      const base = `/api/${e.module}/${e.route}`;
+      for (const path of [base, `${base}/count`]) {
+        const methods: string[] = doc.paths[path].get.parameters[0].schema.properties.and.items.properties.method.enum;
+        expect(methods, path).toContain('isNull');
+        expect(methods, path).toContain('isNotNull');
+        expect(FILTER_METHODS.filter((m) => methods.includes(m)), path).toEqual(methods);
+        const open = new Set(e.fields.filter((f) => !f.secret).flatMap((f) => [...filterMethodsOf(f), ...(f.kind === 'localized' ? t.model.languages.flatMap((l) => filterMethodsOf(f, l)) : [])]));
+        expect(methods, path).toEqual(FILTER_METHODS.filter((m) => open.has(m)));
+      }
+    }
+    // and the API takes what the document lists: isNull / isNotNull on a column, like on an id
+    const products: string[] = list.parameters[0].schema.properties.and.items.properties.method.enum;
+    expect(products).toEqual([...FILTER_METHODS]);
+    for (const method of ['isNull', 'isNotNull']) {
+      expect((await t.call('GET', `/api/ecommerce/products?filters[and][0][column]=className&filters[and][0][method]=${method}`)).status, method).toBe(200);
+    }
+    expect((await t.call('GET', '/api/ecommerce/products?filters[and][0][column]=id&filters[and][0][method]=like&filters[and][0][value]=0')).status).toBe(200);
   });
 
   it('shows a visitor only what it may call: public entities\' reads and the open routes, no private entity, no secret field', async () => {

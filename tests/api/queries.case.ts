@@ -40,10 +40,26 @@ export function runQuerySuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect(slugs(await t.call('GET', `${P}?${f(0, 'type', 'eq', 'subscription')}`))).toEqual(['p-1-bravo', 'p-3-delta']);
     });
 
-    it('inArray with an empty list matches nothing, notInArray with one matches everything', async () => {
-      expect((await t.call('GET', `${P}?${f(0, 'slug', 'inArray')}`)).body.data).toEqual([]);
-      expect((await t.call('GET', `${P}/count?${f(0, 'slug', 'inArray')}`)).body.data).toBe(0);
-      expect((await t.call('GET', `${P}?${f(0, 'slug', 'notInArray')}`)).body.data).toHaveLength(5);
+    it('inArray with an empty list (value=) matches nothing, notInArray with one matches everything', async () => {
+      expect((await t.call('GET', `${P}?${f(0, 'slug', 'inArray', '')}`)).body.data).toEqual([]);
+      expect((await t.call('GET', `${P}/count?${f(0, 'slug', 'inArray', '')}`)).body.data).toBe(0);
+      expect((await t.call('GET', `${P}?${f(0, 'slug', 'notInArray', '')}`)).body.data).toHaveLength(5);
+      expect((await t.call('GET', `${P}/count?${f(0, 'slug', 'notInArray', '')}`)).body.data).toBe(5);
+    });
+
+    it('inArray and notInArray with no value are a 400 naming the value, like eq, every time they are asked', async () => {
+      for (const method of ['inArray', 'notInArray']) {
+        for (const q of [f(0, 'type', method), f(0, 'slug', method), `${f(0, 'type', 'eq', 'one_off')}&${f(1, 'slug', method)}`, f(0, 'slug', method, undefined, 'or')]) {
+          const at = q.includes('[or]') ? 'filters[or][0]' : q.includes('[1]') ? 'filters[and][1]' : 'filters[and][0]';
+          // twice: a query string that fails its checks is never kept as a compiled list
+          for (const path of [`${P}?${q}`, `${P}?${q}`, `${P}/count?${q}`]) {
+            const r = await t.call('GET', path);
+            expect(r.status, path).toBe(400);
+            expect(r.body.message, path).toBe(`${at}[value] is required for method ${method}`);
+            expect(r.body.cause, path).toEqual([{ message: `${at}[value] is required`, field: `${at}[value]`, rule: 'required' }]);
+          }
+        }
+      }
     });
 
     it('gt, gte, lt, lte on numbers, dates and date-times', async () => {
@@ -88,6 +104,33 @@ export function runQuerySuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect(slugs(await t.call('GET', `${P}?${f(0, 'title.en', 'eq', 'delta product')}`))).toEqual(['p-3-delta']);
       expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'ilike', 'ECHO')}`))).toEqual(['p-4-echo']);
       expect(slugs(await t.call('GET', `${P}?${f(0, 'title', 'like', 'charlie')}`))).toEqual(['p-2-charlie']);
+    });
+
+    it('a language that is not configured is a 400 naming the column, in filters and in order, whatever its spelling', async () => {
+      for (const language of ['fr', 'de', 'zz', 'en-US', 'EN', 'Ru', 'en ', '']) {
+        const column = `title.${language}`;
+        for (const [path, at] of [
+          [`${P}?${f(0, column, 'eq', 'x')}`, 'filters[and][0][column]'],
+          [`${P}?${f(0, column, 'isNull')}`, 'filters[and][0][column]'],
+          [`${P}?${f(0, 'slug', 'eq', 'x', 'or')}&${f(1, column, 'inArray', ['x'], 'or')}`, 'filters[or][1][column]'],
+          [`${P}/count?${f(0, column, 'ilike', 'x')}`, 'filters[and][0][column]'],
+          [`${P}?${o(0, encodeURIComponent(column), 'asc')}`, 'orderBy[and][0][column]'],
+          [`${P}?${o(0, 'slug', 'asc')}&${o(1, encodeURIComponent(column), 'desc')}`, 'orderBy[and][1][column]'],
+        ]) {
+          // twice: a query string that fails its checks is never kept as a compiled list
+          for (const attempt of [1, 2]) {
+            const r = await t.call('GET', path);
+            expect(r.status, `${path} (${attempt})`).toBe(400);
+            expect(r.body.message, path).toBe(`Unknown language '${language}' in ${at}; languages: ${t.model.languages.join(', ')}`);
+            expect(r.body.cause, path).toEqual([{ message: `unknown language '${language}'`, field: at, rule: 'language' }]);
+          }
+        }
+      }
+      // every configured language still filters and orders
+      for (const language of t.model.languages) {
+        expect((await t.call('GET', `${P}?${f(0, `title.${language}`, 'isNotNull')}`)).status).toBe(200);
+        expect((await t.call('GET', `${P}?${o(0, `title.${language}`, 'asc')}`)).status).toBe(200);
+      }
     });
 
     it('isNull and isNotNull', async () => {

@@ -37,6 +37,9 @@ describe('typed client against the real server', () => {
       limit: 10,
     });
     expect(found.map((p) => p.slug)).toEqual(['client-c', 'client-a']);
+    // an empty list of values is the empty list, not a missing value: inArray matches nothing, notInArray everything
+    expect(await anonymous.ecommerce.products.find({ filters: { and: [{ column: 'slug', method: 'inArray', value: [] }] } })).toEqual([]);
+    expect(await anonymous.ecommerce.products.find({ filters: { and: [{ column: 'slug', method: 'notInArray', value: [] }] } })).toHaveLength(3);
     expect(await anonymous.ecommerce.products.find({ filters: { and: [{ column: 'title.ru', method: 'eq', value: 'А' }] } })).toHaveLength(1);
     expect(await api.ecommerce.products.count({ filters: { and: [{ column: 'type', method: 'eq', value: 'subscription' }] } })).toBe(1);
     expect((await api.ecommerce.products.update(c.id, { adminTitle: 'C' })).adminTitle).toBe('C');
