@@ -28,9 +28,17 @@ const str = (raw: unknown) => {
   if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
   throw 'must be a string';
 };
+/**
+ * What an integer column holds: PostgreSQL's `integer` (4 bytes). SQLite's would hold more, but past 2^53 a JSON
+ * number is no longer exact; both databases take the same values, and a value outside them is a 400 naming the
+ * field (rule minimum or maximum), not the database's error.
+ */
+export const INTEGER_MIN = -2147483648;
+export const INTEGER_MAX = 2147483647;
 const num = (integer: boolean) => (raw: unknown) => {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw integer ? 'must be an integer' : 'must be a number';
+  if (integer && (n < INTEGER_MIN || n > INTEGER_MAX)) throw `must be an integer from ${INTEGER_MIN} to ${INTEGER_MAX}`;
   return n;
 };
 const uuid = (raw: unknown) => {
@@ -68,7 +76,7 @@ export const fieldTypes = {
     widget: 'select',
   },
   integer: {
-    jsonSchema: (f) => ({ type: 'integer', ...(f.minimum !== undefined && { minimum: f.minimum }), ...(f.maximum !== undefined && { maximum: f.maximum }) }),
+    jsonSchema: (f) => ({ type: 'integer', minimum: Math.max(f.minimum ?? INTEGER_MIN, INTEGER_MIN), maximum: Math.min(f.maximum ?? INTEGER_MAX, INTEGER_MAX) }),
     column: (f) => `integer(${col(f)})`,
     imports: { sqlite: ['integer'], pg: ['integer'] },
     filterMethods: COMPARE,

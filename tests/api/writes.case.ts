@@ -16,6 +16,30 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
     afterAll(async () => t?.close());
     const count = async (path = P) => (await t.call('GET', `${path}/count`)).body.data as number;
 
+    it('an integer is what both databases hold (PostgreSQL integer): outside it a 400 naming the field, never a 500 or a rounded value', async () => {
+      const M = '/api/analytic/metrics';
+      const edge = await t.call('POST', M, { data: { name: 'edge', count: 2147483647 } });
+      expect(edge.status, JSON.stringify(edge.body)).toBe(201);
+      expect((await t.call('GET', `${M}/${edge.body.data.id}`)).body.data.count).toBe(2147483647);
+      const before = await count(M);
+      for (const [value, rule] of [[2147483648, 'maximum'], [9007199254740993, 'maximum'], [-1, 'minimum'], [-2147483649, 'minimum']] as const) {
+        const r = await t.call('POST', M, { data: { name: `over-${value}`, count: value } });
+        expect(r.status, `${value}`).toBe(400);
+        expect(r.body.cause).toEqual([expect.objectContaining({ field: 'count', rule })]);
+        const patched = await t.call('PATCH', `${M}/${edge.body.data.id}`, { data: { count: value } });
+        expect(patched.status).toBe(400);
+        expect(patched.body.cause[0]).toMatchObject({ field: 'count', rule });
+      }
+      // a filter value outside it is the filter's 400, not the database's error
+      for (const value of [2147483648, -2147483649, 9007199254740993]) {
+        const filtered = await t.call('GET', `${M}?filters[and][0][column]=count&filters[and][0][method]=gt&filters[and][0][value]=${value}`);
+        expect(filtered.status, `filter ${value}`).toBe(400);
+        expect(filtered.body.message).toContain('must be an integer from -2147483648 to 2147483647');
+      }
+      expect(await count(M)).toBe(before);
+      expect((await t.call('GET', `${M}/${edge.body.data.id}`)).body.data.count).toBe(2147483647);
+    });
+
     it('generates slug and adminTitle when blank, from random words, and keeps slugs unique', async () => {
       const made = [];
       for (const data of [{}, { slug: '', adminTitle: '' }, { slug: null, adminTitle: null }]) {
