@@ -10,7 +10,8 @@ export interface ParsedBody {
 
 /**
  * A body is JSON `{ "data": … }` or multipart/form-data with a `data` part holding JSON,
- * plus any file parts. Size, JSON depth and NUL are checked before parsing (runtime/http/limits.ts:
+ * plus any file parts. A JSON content type with an empty body is no body (`data` undefined): each route
+ * decides whether it needs one. Size, JSON depth and NUL are checked before parsing (runtime/http/limits.ts:
  * JSON bodies by the app's middleware, the multipart `data` part and text parts here).
  */
 export async function readBody(c: Context): Promise<ParsedBody> {
@@ -36,11 +37,19 @@ export async function readBody(c: Context): Promise<ParsedBody> {
     return { data: parseJsonSafely(raw, () => badRequest('the data part is not valid JSON', [{ message: 'data is not valid JSON', field: 'data', rule: 'json' }])), files };
   }
   if (!type.includes('json')) throw badRequest(`Unsupported content type '${type.slice(0, 80) || 'none'}': send application/json with {"data": …} or multipart/form-data with a data part`);
-  let body: unknown;
+  let text: string;
   try {
-    body = await c.req.json();
+    text = await c.req.text(); // read (and scanned) through the limits already: from memory
   } catch {
     if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
+    throw badRequest('The body could not be read');
+  }
+  // a JSON content type with no bytes (Content-Length: 0, or nothing sent) is a request without a body
+  if (!text) return { data: undefined, files: {} };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
     throw badRequest('The body is not valid JSON');
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be an object {"data": …}');
