@@ -80,6 +80,30 @@ for (const d of DIALECTS) {
       expect((await add({ productId: c.book.id, storeId: c.store.id })).status).toBe(201);
     });
 
+    it('a line holds at most 10 000: an add that would take it above is refused and leaves the line as it was', async () => {
+      const m = await t.register('cart-cap@example.com');
+      const add = (productId: string, quantity: number) => m.call('POST', shopPath(m.id, '/orders'), { data: { productId, quantity } });
+      const lines = async () => Object.fromEntries(((await m.call('GET', shopPath(m.id, '/orders'))).body.data[0].ordersToProducts as { productId: string; quantity: number }[]).map((l) => [l.productId, l.quantity]));
+      const single = await add(c.book.id, 10_001);
+      expect(single.status).toBe(400);
+      expect(single.body).toMatchObject({ message: 'quantity must be at most 10000', cause: [{ field: 'quantity', rule: 'maximum' }] });
+      expect((await add(c.book.id, 9999)).status).toBe(201);
+      expect((await add(c.pen.id, 2)).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        const r = await add(c.book.id, 9999);
+        expect(r.status).toBe(400);
+        expect(r.body.message).toMatch(/^quantity must be at most 10000: the cart has 9999 of this product already, 1 more can be added$/);
+        expect(r.body.cause).toEqual([{ field: 'quantity', rule: 'maximum', message: r.body.message }]);
+      }
+      expect(await lines()).toEqual({ [c.book.id]: 9999, [c.pen.id]: 2 });
+      // up to the cap exactly is fine; one more is refused, and so is any add to a full line
+      expect((await add(c.book.id, 1)).body.data.quantity).toBe(10_002); // the order's items: 10 000 books and 2 pens
+      const full = await add(c.book.id, 1);
+      expect(full.status).toBe(400);
+      expect(full.body.cause[0]).toMatchObject({ field: 'quantity', rule: 'maximum', message: expect.stringContaining('0 more can be added') });
+      expect(await lines()).toEqual({ [c.book.id]: 10_000, [c.pen.id]: 2 });
+    });
+
     it('PATCH sets quantities, DELETE takes items out or removes the cart', async () => {
       const m = await t.register('cart-edit@example.com');
       const cart = (await m.call('POST', shopPath(m.id, '/orders'), { data: { productId: c.book.id, quantity: 4 } })).body.data;

@@ -61,6 +61,8 @@ for (const d of DIALECTS) {
       expect(mail.raw).toMatch(/Content-Type: text\/plain/);
       expect(mail.raw).toMatch(/Content-Type: text\/html/);
       expect(textOf(mail.raw)).toContain('<a href="https://shop.example.com/x"');
+      // delivery lays out the sender's text, not the text already rendered: the footer once per part (text, HTML)
+      expect(textOf(mail.raw).split('You get this email because of your account').length - 1).toBe(2);
       expect(await row(sent.id)).toMatchObject({ status: 'sent', method: 'email', attempts: 1, recipient: 'ann@example.com', title: 'Welcome', error: null });
     });
 

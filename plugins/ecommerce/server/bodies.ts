@@ -35,7 +35,17 @@ function requireText(data: Data, field: string, message = `${field} is required`
 function positiveInteger(value: unknown, field: string) {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw fail(field, 'positive-integer', `${field} must be a positive integer`);
-  if (value > MAX_QUANTITY) throw fail(field, 'maximum', `${field} must be at most ${MAX_QUANTITY}`);
+  atMostMaxQuantity(value, field);
+}
+
+/**
+ * A line's quantity is at most MAX_QUANTITY, however it is reached: given at once, or `held` already in the
+ * cart plus `value` added to it (a 400 naming the field and the rule 'maximum').
+ */
+export function atMostMaxQuantity(value: number, field = 'quantity', held = 0) {
+  if (held + value <= MAX_QUANTITY) return;
+  const message = `${field} must be at most ${MAX_QUANTITY}`;
+  throw fail(field, 'maximum', held ? `${message}: the cart has ${held} of this product already, ${Math.max(0, MAX_QUANTITY - held)} more can be added` : message);
 }
 
 /** the provider named, or the default one; anything else is 'Invalid provider' */

@@ -60,12 +60,13 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     return [...view.invoices.map((i) => i.email), ...verified.map((v) => v.email)].filter((e): e is string => !!e).map((e) => e.toLowerCase());
   }
 
+  const labelOf = (status: string) => STATUS_LABELS[status] ?? status;
+
   function mailText(view: OrderView, forAdmin: boolean): string {
     const currencyId = view.currency?.id;
     const money = (prices: OrderView['totals']) => (priceIn(prices, currencyId) ? formatPrice(priceIn(prices, currencyId)!) : prices.map(formatPrice).join(' / '));
+    // the first sentence ('Your order #… is now …') is the template's, made from mailStatus's data
     return [
-      `Order #${view.id} is now: ${STATUS_LABELS[view.status] ?? view.status}.`,
-      '',
       ...view.ordersToProducts.map((l) => `${titleOf(l.product)} × ${l.quantity}: ${money(l.totals)}`),
       `Total: ${money(view.totals)}`,
       '',
@@ -74,18 +75,21 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     ].join('\n');
   }
 
-  async function mailStatus(id: string) {
+  /** the mail of one status change (`status`, from `previous`): the order as it is now, named with the change's labels */
+  async function mailStatus(id: string, status: string, previous?: string) {
     const notification = ctx.services.notification as NotificationService | undefined;
     if (!notification) return;
     const [view] = await orders.views([id]);
     if (!view) return;
-    const subject = `Order #${view.id}: ${STATUS_LABELS[view.status] ?? view.status}`;
+    // the template's first sentence ('Your order #… is now …') and the subject, with the labels the shop shows
+    const data = { orderId: view.id, status: labelOf(status), ...(previous && { previousStatus: labelOf(previous) }) };
+    const subject = `Order #${view.id}: ${data.status}`;
     const admins = new Set(ctx.config.adminEmails);
     const buyers = [...new Set(await buyerEmails(view))].filter((e) => !admins.has(e));
     const sends = [...buyers.map((to) => ({ to, admin: false })), ...[...admins].map((to) => ({ to, admin: true }))];
     await Promise.all(
       sends.map(({ to, admin }) =>
-        notification.sendEmail({ to, subject, text: mailText(view, admin), template: 'order-status-changed' }).catch((err) => ctx.log.error({ err, order: id }, 'order email failed')),
+        notification.sendEmail({ to, subject, text: mailText(view, admin), template: 'order-status-changed', data }).catch((err) => ctx.log.error({ err, order: id }, 'order email failed')),
       ),
     );
   }
@@ -111,7 +115,7 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
           await attachReceipt(id).catch((err) => ctx.log.error({ err, order: id }, 'receipt failed'));
         }
         // delivery is not awaited: a slow mail server never holds the request
-        void mailStatus(id).catch((err) => ctx.log.error({ err, order: id }, 'order email failed'));
+        void mailStatus(id, row.status as string, previous.status as string | undefined).catch((err) => ctx.log.error({ err, order: id }, 'order email failed'));
       },
     },
   };

@@ -5,6 +5,7 @@ import { HttpError, badRequest, notFound } from '../../../runtime/http/errors.js
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { lockRow } from '../../billing/server/lock.js';
 import { lineTotal, orderQuantity, orderTotals, productPriceList, type Currency, type Price } from '../pricing.js';
+import { atMostMaxQuantity } from './bodies.js';
 
 type Row = Record<string, unknown>;
 
@@ -203,8 +204,11 @@ export class Orders {
     const orderId = cart ?? ((await this.ctx.repo.create(order, {}, tx, '', undefined, { linkTo: subjectId })).id as string);
     const otp = this.t['ecommerce/orders-to-products'];
     const [line] = await tx.select({ id: otp.id, quantity: otp.quantity }).from(otp).where(and(eq(otp.orderId, orderId), eq(otp.productId, input.productId))).limit(1);
-    if (line) await this.ctx.repo.update(lineEntity, line.id, { quantity: line.quantity + input.quantity }, tx);
-    else await this.ctx.repo.create(lineEntity, { orderId, productId: input.productId, quantity: input.quantity }, tx);
+    if (line) {
+      // what the line holds plus what is added stays within the cap of a single add (under the subject's lock)
+      atMostMaxQuantity(input.quantity, 'quantity', line.quantity);
+      await this.ctx.repo.update(lineEntity, line.id, { quantity: line.quantity + input.quantity }, tx);
+    } else await this.ctx.repo.create(lineEntity, { orderId, productId: input.productId, quantity: input.quantity }, tx);
     // which store the order is for (ecommerce/stores-to-orders), once per store
     if (storeId) {
       const so = this.t['ecommerce/stores-to-orders'];

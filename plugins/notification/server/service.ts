@@ -71,7 +71,10 @@ function redactDeep(v: unknown, secrets: string[]): unknown {
 interface Payload {
   template: string;
   subject: string;
+  /** the message as the recipient reads it: the template's plain text (shown to admins in the outbox) */
   text: string;
+  /** the sender's own text, which the template lays out again at delivery (rows stored before it have none) */
+  body?: string;
   data?: Record<string, unknown>;
   secrets?: string[];
 }
@@ -79,7 +82,7 @@ interface Payload {
 export function notificationService(ctx: PluginContext, channels: Record<Recipient['method'], Channel>): NotificationService {
   const entity = ctx.model.byId['notification/notification'];
   const t = () => ctx.database.tables['notification/notification'];
-  const props = (p: Payload) => ({ subject: p.subject, text: p.text, data: p.data ?? {}, publicUrl: ctx.config.publicUrl });
+  const props = (p: Payload) => ({ subject: p.subject, text: p.body ?? p.text, data: p.data ?? {}, publicUrl: ctx.config.publicUrl });
 
   /** one attempt at a row that is 'new': claimed by a conditional update, so two processes never both send it */
   async function attempt(id: string, now = new Date()): Promise<Sent['status'] | undefined> {
@@ -118,9 +121,11 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
   async function send(recipient: Recipient, message: Message, tx?: Drizzle): Promise<Sent> {
     const template = message.template && templates[message.template] ? message.template : 'default';
     const payload: Payload = { template: message.template ?? template, subject: message.subject ?? '', text: message.text ?? '', ...(message.data && { data: message.data }) };
-    // the text stored is the template's, so that an admin reads what the recipient reads
+    // the text stored is the template's, so that an admin reads what the recipient reads; the sender's text is
+    // kept as `body` for delivery, which renders the template again (from the rendered text it would say it twice)
     const rendered = await renderTemplate(template, props(payload));
     payload.subject = rendered.subject;
+    payload.body = payload.text;
     payload.text = rendered.text;
     payload.template = template === 'default' && message.template ? message.template : template;
     if (message.secrets?.length) payload.secrets = message.secrets;
