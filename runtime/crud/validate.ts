@@ -52,7 +52,9 @@ function check(validate: ValidateFunction, data: unknown, prefix: string) {
     .filter((e) => e.keyword !== 'anyOf' && !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null'))
     .map((e) => causeOf(e, prefix));
   const seen = new Set<string>();
-  const unique = causes.filter((c) => !seen.has(c.message) && seen.add(c.message));
+  // a value of the wrong type that is also outside an enum says so once: the enum's list is the useful half
+  const enumFields = new Set(causes.filter((c) => c.rule === 'enum').map((c) => c.field));
+  const unique = causes.filter((c) => !(c.rule === 'type' && enumFields.has(c.field)) && !seen.has(c.message) && seen.add(c.message));
   throw badRequest(unique.length === 1 ? `Validation failed: ${unique[0].message}` : `Validation failed on ${unique.length} fields`, unique);
 }
 

@@ -90,6 +90,12 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       }
       const r = await t.call('POST', P, { data: { type: 'rental' } });
       expect(r.body.message).toBe('Validation failed: type must be one of: one_off, subscription');
+      // a value of the wrong type for an enum (null, a number) is named once, with the enum's list
+      for (const type of [null, 5]) {
+        const once = await t.call('POST', P, { data: { type } });
+        expect(once.body.cause, JSON.stringify(once.body)).toEqual([{ field: 'type', rule: 'enum', message: 'type must be one of: one_off, subscription' }]);
+        expect(once.body.message).toBe('Validation failed: type must be one of: one_off, subscription');
+      }
       expect(await count()).toBe(before);
       const required = await t.call('POST', '/api/host/metadata', { data: {} });
       expect(required.status).toBe(400);
