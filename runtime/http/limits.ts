@@ -27,17 +27,32 @@ const tooDeep = (depth: number) => badRequest(`The body nests deeper than ${dept
 
 /**
  * One linear pass over JSON text, before JSON.parse: how deep arrays and objects nest (outside strings),
- * and whether a string holds NUL (`\u0000`). Invalid JSON is left for the parser to refuse.
+ * whether a string holds NUL (`\u0000`), and whether it holds half of a UTF-16 pair alone (`\ud83d` with no low
+ * half after it, or a low half alone): text that is not Unicode, which PostgreSQL refuses to store (a 500) and
+ * SQLite stores mangled. Invalid JSON is left for the parser to refuse.
  */
-export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): 'depth' | 'nul' | undefined {
+export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): 'depth' | 'nul' | 'surrogate' | undefined {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 0) return 'nul';
-    if (inString) {
+    if (ch >= 0xd800 && ch <= 0xdfff) {
+      // a written (unescaped) surrogate: a high half must have its low half next
+      if (ch > 0xdbff || !isLowHalf(text.charCodeAt(i + 1))) return 'surrogate';
+      i++;
+    } else if (inString) {
       if (ch === 0x5c /* \ */) {
-        if (text.charCodeAt(i + 1) === 0x75 /* u */ && text.startsWith('0000', i + 2)) return 'nul';
+        if (text.charCodeAt(i + 1) === 0x75 /* u */) {
+          if (text.startsWith('0000', i + 2)) return 'nul';
+          const unit = hex4(text, i + 2);
+          if (unit >= 0xd800 && unit <= 0xdfff) {
+            // an escaped surrogate: a high half must be followed by an escaped low half
+            if (unit > 0xdbff || text.charCodeAt(i + 6) !== 0x5c || text.charCodeAt(i + 7) !== 0x75 || !isLowHalf(hex4(text, i + 8))) return 'surrogate';
+            i += 6;
+          }
+          i += 4;
+        }
         i++;
       } else if (ch === 0x22 /* " */) inString = false;
     } else if (ch === 0x22) inString = true;
@@ -48,11 +63,50 @@ export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): 'depth' | 'nu
   return undefined;
 }
 
-/** JSON.parse behind the depth and NUL checks; throws a 400 with `invalid` when the text is not JSON */
+const isLowHalf = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+/** the four hex digits at `at` as a number (NaN when they are not hex digits: the parser refuses those) */
+const hex4 = (text: string, at: number) => (/^[0-9a-fA-F]{4}$/.test(text.slice(at, at + 4)) ? parseInt(text.slice(at, at + 4), 16) : NaN);
+
+/**
+ * The 400 for JSON text holding half a UTF-16 pair, naming where: the first string (a value, or a key) that is not
+ * well-formed, as a field path from the body's `data` (`title.en`, `data[1].name`), like validation errors.
+ */
+function surrogateRefused(text: string): HttpError {
+  let field = '';
+  const visit = (v: unknown, path: string): boolean => {
+    if (typeof v === 'string') return !v.isWellFormed() && ((field = path), true);
+    if (Array.isArray(v)) return v.some((x, i) => visit(x, `${path}[${i}]`));
+    if (v && typeof v === 'object') {
+      return Object.entries(v).some(([k, x]) => {
+        const at = path ? `${path}.${k}` : k;
+        if (!k.isWellFormed()) return (field = path || 'data'), true;
+        return visit(x, at);
+      });
+    }
+    return false;
+  };
+  try {
+    visit(JSON.parse(text), '');
+  } catch {
+    /* not JSON: named as the body */
+  }
+  // relative to the body's data object, as validation names fields (data[1] stays for a list)
+  field = field.replace(/^data\./, '').replace(/\.\.+/g, '.') || 'data';
+  const message = `${field} is not valid Unicode: half of a UTF-16 surrogate pair alone is not a character`;
+  return badRequest(message, [{ field, rule: 'unicode', message }]);
+}
+
+/** the 400 for each problem scanJson finds */
+export function jsonRefused(problem: 'depth' | 'nul' | 'surrogate', text: string): HttpError {
+  if (problem === 'nul') return nulRefused();
+  if (problem === 'depth') return tooDeep(MAX_JSON_DEPTH);
+  return surrogateRefused(text);
+}
+
+/** JSON.parse behind the depth, NUL and surrogate checks; throws a 400 with `invalid` when the text is not JSON */
 export function parseJsonSafely(text: string, invalid: () => HttpError): unknown {
   const problem = scanJson(text);
-  if (problem === 'nul') throw nulRefused();
-  if (problem === 'depth') throw tooDeep(MAX_JSON_DEPTH);
+  if (problem) throw jsonRefused(problem, text);
   try {
     return JSON.parse(text);
   } catch {
@@ -143,8 +197,7 @@ export function limitBodies(signed: (c: Context) => Promise<boolean>): Middlewar
       }
       if (type.includes('json')) {
         const problem = scanJson(text);
-        if (problem === 'nul') throw nulRefused();
-        if (problem === 'depth') throw tooDeep(MAX_JSON_DEPTH);
+        if (problem) throw jsonRefused(problem, text);
       } else if (text.includes('\0') || /%00/i.test(text)) throw nulRefused();
     }
     await next();

@@ -67,6 +67,36 @@ for (const d of DIALECTS) {
       const listed = await server.system('GET', '/api/blog/articles?filters[and][0][column]=adminTitle&filters[and][0][method]=eq&filters[and][0][value]=%00');
       expect(listed.status).toBe(400);
     });
+
+    it('half of a UTF-16 pair alone (\\ud83d) is a 400 naming the field, in a public form, a generic write, a bulk and a key; nothing is stored', async () => {
+      const path = `/api/crm/forms/${formId}/requests`;
+      const before = await stored();
+      // JSON.stringify writes a lone surrogate escaped, as a client would send it
+      const form = await post(path, JSON.stringify({ data: { name: 'Mallory', message: '\ud83d' } }));
+      expect(form.status).toBe(400);
+      expect(form.body.cause).toEqual([expect.objectContaining({ field: 'message', rule: 'unicode' })]);
+      // a low half alone, escaped in the text (unescaped, no UTF-8 transport can carry one: it arrives as U+FFFD)
+      expect((await post(path, `{"data":{"name":"x\\udc00y"}}`)).body.cause[0]).toMatchObject({ field: 'name', rule: 'unicode' });
+      const dataPart = new FormData();
+      dataPart.set('data', JSON.stringify({ name: 'a\udfffb' }));
+      expect((await post(path, dataPart, {})).body.cause[0]).toMatchObject({ field: 'name', rule: 'unicode' });
+      expect(await stored()).toBe(before);
+      const system = { 'content-type': 'application/json', 'x-rbac-secret-key': 'browser-secret-key-0123' };
+      const product = await post('/api/ecommerce/products', JSON.stringify({ data: { title: { en: 'ok', ru: '\ud800' } } }), system);
+      expect(product.status).toBe(400);
+      expect(product.body.cause[0]).toMatchObject({ field: 'title.ru', rule: 'unicode' });
+      const bulk = await post('/api/ecommerce/products/bulk', JSON.stringify({ data: [{ adminTitle: 'fine' }, { adminTitle: 'half \udbff' }] }), system);
+      expect(bulk.body.cause[0]).toMatchObject({ field: 'data[1].adminTitle', rule: 'unicode' });
+      const key = await post('/api/ecommerce/products', JSON.stringify({ data: { title: { ['\ud800']: 'x' } } }), system);
+      expect(key.status).toBe(400);
+      expect(key.body.cause[0]).toMatchObject({ field: 'title', rule: 'unicode' });
+      // a whole pair is a character like any other, stored and read back as sent
+      const fine = await post('/api/ecommerce/products', JSON.stringify({ data: { title: { en: 'smile \ud83d\ude00' } } }), system);
+      expect(fine.status).toBe(201);
+      expect((await server.system('GET', `/api/ecommerce/products/${fine.body.data.id}`)).body.data.title.en).toBe('smile \u{1F600}');
+      expect((await post(path, `{"data":{"name":"pair \\ud83d\\ude00 and \u{1F600}"}}`)).status).toBe(201);
+      expect(await stored()).toBe(before + 1);
+    });
   });
 
   describe(`finding 13: failed queries are logged without their values on ${d.name}`, () => {

@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import { readBody } from '../../../runtime/crud/body.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
-import { assertNoNul, bodyOverflowed, MAX_JSON_DEPTH, scanJson, tooLarge } from '../../../runtime/http/limits.js';
+import { assertNoNul, bodyOverflowed, jsonRefused, MAX_JSON_DEPTH, scanJson, tooLarge } from '../../../runtime/http/limits.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Drizzle } from '../../../runtime/db/database.js';
@@ -38,7 +38,8 @@ async function readFields(c: Context): Promise<Fields> {
     for (const value of Object.values(form)) for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string') assertNoNul(v);
     if (multipart && typeof form.data === 'string') {
       const problem = scanJson(form.data);
-      if (problem) throw badRequest(problem === 'depth' ? `The data part nests deeper than ${MAX_JSON_DEPTH} levels` : 'NUL characters are not accepted');
+      if (problem === 'depth') throw badRequest(`The data part nests deeper than ${MAX_JSON_DEPTH} levels`);
+      if (problem) throw jsonRefused(problem, form.data);
       try {
         const parsed: unknown = JSON.parse(form.data);
         if (isObject(parsed)) return parsed;
