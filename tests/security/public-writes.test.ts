@@ -93,6 +93,24 @@ describe('finding 14: the page cache and revalidation', () => {
     expect(await get('/blog/articles/launch-week')).toBe('miss');
   });
 
+  it('every page that read an entity (tag=<module>/<entity>) is the system\'s and admins\' to drop: a visitor or a member is refused and no page goes', async () => {
+    const from = { 'x-forwarded-for': '10.14.3.3' };
+    await get('/blog/articles/launch-week');
+    expect(await get('/blog/articles/launch-week')).toBe('hit');
+    const visitor = await revalidate('tag=blog/article', from);
+    expect(visitor.status).toBe(401);
+    expect(visitor.body.message).toContain('name a page path');
+    const reg = await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'tagger@example.com', password: 'password123' } });
+    expect((await revalidate('tag=blog.articles', { ...from, authorization: `Bearer ${reg.body.data.jwt}` })).status).toBe(403);
+    expect(await get('/blog/articles/launch-week')).toBe('hit');
+    // a page path is anyone's to name
+    expect((await revalidate('tag=/blog/articles/launch-week', from)).body.data).toMatchObject({ revalidated: true, type: 'page' });
+    expect(await get('/blog/articles/launch-week')).toBe('miss');
+    const system = await revalidate('tag=blog/article', { ...from, 'x-rbac-secret-key': 'browser-secret-key-0123' });
+    expect(system.body.data).toMatchObject({ revalidated: true, entity: 'blog/article' });
+    expect(await get('/blog/articles/launch-week')).toBe('miss');
+  });
+
   it('finding 14: revalidation is limited per client address', async () => {
     const from = { 'x-forwarded-for': '10.14.2.2' };
     const statuses = [];

@@ -66,7 +66,8 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   /**
    * Public (spec §7: the storefront's error recovery calls it): drops the cached copies of one page, at a
    * bounded rate per client address. Only the system and admins may drop a whole subtree (type=layout);
-   * anyone else's layout request drops the named page alone, and the answer says so.
+   * anyone else's layout request drops the named page alone, and the answer says so. Only they may drop every page
+   * that read an entity (tag=<module>/<entity>): anyone else is refused (401, 403).
    */
   const limited = ctx.rateLimit('revalidate', options.revalidateLimit ?? DEFAULT_REVALIDATE_LIMIT);
   app.get('/api/revalidation/revalidate', async (c) => {
@@ -77,6 +78,11 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
       const key = tag.replace('.', '/');
       const entity = ctx.model.entities.find((e) => `${e.module}/${e.name}` === key || `${e.module}/${e.route}` === key);
       if (entity) {
+        // every page that read the entity: the system's and admins' to drop, as a subtree is (a visitor names a page)
+        if (!(await ctx.privileged(c))) {
+          const anonymous = (await ctx.caller(c)).kind === 'anonymous';
+          throw new HttpError(anonymous ? 401 : 403, 'Only the system and admins may drop the pages of an entity: name a page path (tag=/…) instead');
+        }
         storefrontOf(ctx).changed(entity.id, 'update');
         return c.json({ data: { revalidated: true, tag, entity: entity.id } });
       }
