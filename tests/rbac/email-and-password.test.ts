@@ -195,6 +195,17 @@ for (const d of DIALECTS) {
       expect((await t.anon('GET', q('GET', '/api/rbac/identities'))).status).toBe(401);
       expect((await t.as(member.jwt)('GET', q('POST', '/api/ecommerce/products'))).status).toBe(403);
       expect((await t.as(member.jwt)('GET', q('GET', `/api/rbac/subjects/${member.id}/identities`))).status).toBe(200);
+      // a route under another subject is that subject's: is-authorized says what the route answers (403), for each
+      // route below a subject, and the route itself refuses the same
+      const other = await t.register('other-ken@example.com');
+      for (const [method, route] of [['GET', `/api/rbac/subjects/${other.id}/identities`], ['DELETE', `/api/rbac/subjects/${other.id}/identities/00000000-0000-4000-8000-000000000000`], ['GET', `/api/rbac/subjects/${other.id}/ecommerce-module/orders`], ['GET', `/api/rbac/subjects/${other.id.toUpperCase()}/ecommerce-module/orders`]]) {
+        expect((await t.as(member.jwt)('GET', q(method, route))).status, `${method} ${route}`).toBe(403);
+        // (this app has no shop: its routes are only asked about)
+        if (route.includes('/identities')) expect((await t.as(member.jwt)(method, route)).status, `${method} ${route} itself`).toBe(403);
+        expect((await t.as(other.jwt)('GET', q(method, route))).status, `${method} ${route} by its subject`).toBe(200);
+        expect((await t.anon('GET', q(method, route))).status).toBe(401);
+      }
+      expect((await t.as(admin)('GET', q('GET', `/api/rbac/subjects/${other.id}/ecommerce-module/orders`))).status).toBe(200);
       expect((await t.as(admin)('GET', q('DELETE', '/api/ecommerce/products/00000000-0000-4000-8000-000000000000'))).body.data).toEqual({ ok: true, authorized: true });
       expect((await t.anon('GET', `${ROUTES.isAuthorized}?action[method]=FETCH&action[route]=/x`)).status).toBe(400);
       // the reference client's spelling: permission[route|method|type]

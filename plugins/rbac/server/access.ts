@@ -47,6 +47,9 @@ function findCrudEntity(ctx: PluginContext, method: string, path: string): Entit
   return entity;
 }
 
+/** a path below one subject's (not the subject's own CRUD path, nor authentication/…) */
+const UNDER_SUBJECT = /^\/api\/rbac\/subjects\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/./;
+
 /** the method a request is routed and authorized as: a HEAD is its GET without the body (hono answers it so) */
 const routed = (method: string) => (method === 'HEAD' ? 'GET' : method);
 
@@ -64,9 +67,15 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
     const p = await principalOf(c, ctx, accounts);
     if (isPrivileged(p)) return;
     const matching = (await accounts.permissionsFor(method)).filter((perm) => routeMatches(perm.route, path));
-    if (matching.some((perm) => perm.roleIds.includes(null))) return;
-    if (p.kind === 'subject' && matching.some((perm) => perm.roleIds.some((r) => r && p.roleIds.includes(r)))) return;
-    throw new HttpError(p.kind === 'anonymous' ? 401 : 403, 'Not authorized');
+    const granted = matching.some((perm) => perm.roleIds.includes(null)) || (p.kind === 'subject' && matching.some((perm) => perm.roleIds.some((r) => r && p.roleIds.includes(r))));
+    if (!granted) throw new HttpError(p.kind === 'anonymous' ? 401 : 403, 'Not authorized');
+    // a route under a subject (/api/rbac/subjects/<id>/…: its cart, orders, identities, requests) acts for that
+    // subject alone: the subject itself (or the system and admins, above). The routes check it too; here it is one
+    // rule, so that is-authorized answers what the route would
+    const under = UNDER_SUBJECT.exec(path);
+    if (under && !(p.kind === 'subject' && p.subjectId === under[1].toLowerCase())) {
+      throw new HttpError(p.kind === 'anonymous' ? 401 : 403, "Not authorized: this is another account's");
+    }
   }
 
   /** route permissions only: owner scoping and field access are the generic policy's (runtime/crud/policy.ts) */
