@@ -418,12 +418,13 @@ export class Repository {
     if (mode === 'create' && isBlank(data.variant)) data.variant = entity.defaultVariant;
   }
 
-  private async guard<T>(entity: Entity, fn: () => Promise<T>): Promise<T> {
+  /** a database constraint error as the 409 naming its field; `prefix`: the row's place in a bulk (`data[1]`) */
+  private async guard<T>(entity: Entity, fn: () => Promise<T>, prefix?: string): Promise<T> {
     try {
       return await fn();
     } catch (e) {
       if (e instanceof HttpError) throw e;
-      throw fromDatabaseError(e, entity) ?? e;
+      throw fromDatabaseError(e, entity, prefix) ?? e;
     }
   }
 
@@ -496,7 +497,7 @@ export class Repository {
     return this.guard(entity, () =>
       this.database.transaction(async (tx) => {
         const rows: Row[] = [];
-        for (const [i, b] of bodies.entries()) rows.push(await this.create(entity, b, tx, `data[${i}]`, undefined, opts));
+        for (const [i, b] of bodies.entries()) rows.push(await this.guard(entity, () => this.create(entity, b, tx, `data[${i}]`, undefined, opts), `data[${i}]`));
         return rows;
       }),
     );
@@ -506,7 +507,7 @@ export class Repository {
     return this.guard(entity, () =>
       this.database.transaction(async (tx) => {
         const rows: Row[] = [];
-        for (const [i, it] of items.entries()) rows.push(await this.update(entity, it.id, it.data, tx, `data[${i}]`, opts));
+        for (const [i, it] of items.entries()) rows.push(await this.guard(entity, () => this.update(entity, it.id, it.data, tx, `data[${i}]`, opts), `data[${i}]`));
         return rows;
       }),
     );

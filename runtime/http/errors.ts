@@ -36,14 +36,16 @@ interface DbError {
 }
 
 /**
- * Turns a database constraint error into a 409 naming the field; anything else stays unknown (500).
+ * Turns a database constraint error into a 409 naming the field (`prefix`: the row's place in a bulk, `data[1]`);
+ * anything else stays unknown (500).
  * The messages carry field names only, never the stored values of other rows.
  */
-export function fromDatabaseError(e: unknown, entity?: Entity): HttpError | undefined {
+export function fromDatabaseError(e: unknown, entity?: Entity, prefix?: string): HttpError | undefined {
   let err = e as DbError;
   while (err && !err.code && err.cause) err = err.cause; // drizzle wraps driver errors
   if (!err?.code) return undefined;
-  const fieldOfColumn = (column: string) => entity?.fields.find((f) => f.column === column)?.name ?? column;
+  // named as validation names them: within the row's place in a bulk (`data[1].slug`)
+  const fieldOfColumn = (column: string) => `${prefix ? prefix + '.' : ''}${entity?.fields.find((f) => f.column === column)?.name ?? column}`;
   if (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || err.code === '23505') {
     let columns: string[] = [];
     const sqlite = /UNIQUE constraint failed: (.+)$/.exec(err.message ?? '');

@@ -208,11 +208,20 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect(bad.body.cause[0].field).toBe('data[1].slug');
       const dup = await t.call('POST', `${P}/bulk`, { data: [{ slug: 'bulk-4' }, { slug: 'bulk-1' }] });
       expect(dup.status).toBe(409);
+      // a conflict names the row's place, as validation does: with a stored row, and within the bulk itself
+      expect(dup.body.cause).toEqual([{ field: 'data[1].slug', rule: 'unique', message: 'data[1].slug is already taken' }]);
+      const twice = await t.call('POST', `${P}/bulk`, { data: [{ slug: 'bulk-5' }, { slug: 'bulk-6' }, { slug: 'bulk-5' }] });
+      expect(twice.status).toBe(409);
+      expect(twice.body.cause[0].field).toBe('data[2].slug');
+      expect((await t.call('POST', P, { data: { slug: 'bulk-1' } })).body.cause[0].field).toBe('slug');
       expect(await count()).toBe(before + 2);
       const [a, b] = ok.body.data;
       const upd = await t.call('PATCH', `${P}/bulk`, { data: [{ id: a.id, adminTitle: 'A' }, { id: b.id, adminTitle: 'B' }] });
       expect(upd.status).toBe(200);
       expect(upd.body.data.map((r: { adminTitle: string }) => r.adminTitle)).toEqual(['A', 'B']);
+      const clash = await t.call('PATCH', `${P}/bulk`, { data: [{ id: a.id, adminTitle: 'A3' }, { id: b.id, slug: 'bulk-1' }] });
+      expect(clash.status).toBe(409);
+      expect(clash.body.cause[0].field).toBe('data[1].slug');
       const partial = await t.call('PATCH', `${P}/bulk`, { data: [{ id: a.id, adminTitle: 'A2' }, { id: UNKNOWN_ID, adminTitle: 'ghost' }] });
       expect(partial.status).toBe(404);
       expect((await t.call('GET', `${P}/${a.id}`)).body.data.adminTitle).toBe('A');
