@@ -311,8 +311,20 @@ function Shell() {
   // the drawer closes on navigation
   useEffect(() => setDrawer(false), [location.href]);
   const nav = <ModelNav current={entity} onNavigate={() => setDrawer(false)} />;
+  const content = useRef<HTMLDivElement>(null);
   return (
     <div className="flex min-h-screen">
+      {/* the first thing Tab reaches: past the list of models and the header, to the page's own content */}
+      <a
+        href="#admin-content"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-[60] focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-blue-800 focus:shadow-lg focus:outline-none focus:ring-2 focus:ring-blue-600"
+        onClick={(e) => {
+          e.preventDefault();
+          content.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       {large && navShown && (
         <nav aria-label="Models" className="sticky top-0 h-screen w-64 shrink-0 border-r border-slate-200 bg-white">{nav}</nav>
       )}
@@ -347,7 +359,7 @@ function Shell() {
           <SignedInAs />
           <Button size="sm" variant="outline" onClick={signOut} aria-label="Logout"><LogOut className="h-4 w-4" /> <span className="max-sm:sr-only">Logout</span></Button>
         </header>
-        <div className="mx-auto max-w-7xl p-2 sm:p-4">
+        <div id="admin-content" ref={content} tabIndex={-1} className="mx-auto max-w-7xl p-2 focus:outline-none sm:p-4">
           <ErrorBoundary resetKey={location.path.slice(0, 2).join('/')}>
             {!module ? <Dashboard /> : !known || !entity ? <NotFound /> : <EntityPage entity={entity} id={id} />}
           </ErrorBoundary>

@@ -15,8 +15,19 @@ export const isWritable = (f: FieldInfo) => f.writable !== false;
 
 /** the field a new row's slug follows as the editor types, and the one its admin title follows */
 export const slugField = (e: EntityInfo) => e.fields.find((f) => f.generate === 'slug' && f.kind === 'text' && isWritable(f) && f.readable !== false);
-/** a title the editor must give (the server would otherwise invent random words) */
-const isTitleField = (f: FieldInfo) => f.generate === 'words';
+/**
+ * a field the server fills when it is left blank (the manifest's `generate`: an admin title of random words,
+ * a slug), on create and on update (spec §5): never required in the form, and its hint says so
+ */
+export const isGenerated = (f: FieldInfo) => !!f.generate;
+export const GENERATED_HINT = 'Generated when left blank';
+
+/**
+ * a choice that is never empty: a required enum, or one with a default (the column always holds a value, so a
+ * blank choice would only be refused by the server, or silently mean the default). It offers no blank option;
+ * a new row starts on its default. An optional enum without a default keeps a blank choice that clears it.
+ */
+export const alwaysChosen = (f: FieldInfo) => (f.kind === 'enum' || isLanguageField(f)) && (f.required || (f.default !== undefined && f.default !== null));
 
 /**
  * Kinds whose default an editor sees as a chosen value (a select, a switch, a number): a new row starts with
@@ -38,6 +49,8 @@ function withoutNull(s: Record<string, unknown>): Record<string, unknown> {
     const rest = (s.anyOf as Record<string, unknown>[]).filter((b) => b.type !== 'null');
     if (rest.length === 1) out = { ...rest[0], ...(s.title ? { title: s.title } : {}) };
   }
+  // an optional enum lists null among its values: the form's blank choice stands for it
+  if (Array.isArray(out.enum) && out.enum.includes(null)) out = { ...out, enum: out.enum.filter((v) => v !== null) };
   const { default: _default, ...noDefault } = out;
   return noDefault;
 }
@@ -50,21 +63,21 @@ const widgetOf = (entity: EntityInfo, f: FieldInfo, schema: Record<string, unkno
   if (f.kind === 'file') return { 'ui:widget': 'file' };
   if (f.kind === 'datetime') return { 'ui:widget': 'datetime' };
   if (f.kind === 'date') return { 'ui:widget': 'date' };
-  if (f.kind === 'enum') return { 'ui:widget': 'select' };
+  if (f.kind === 'enum') return { 'ui:widget': 'select', ...(alwaysChosen(f) && { 'ui:options': { blank: false } }) };
   if (f.kind === 'integer' || f.kind === 'number') return { 'ui:widget': 'number' };
   if (f.format === 'rich-text') return { 'ui:widget': 'richText' };
   if (f.format === 'multiline') return { 'ui:widget': 'textarea' };
-  if (isLanguageField(f)) return { 'ui:widget': 'language' };
+  if (isLanguageField(f)) return { 'ui:widget': 'language', ...(alwaysChosen(f) && { 'ui:options': { blank: false } }) };
   const poly = polymorphicTarget(entity, f);
   if (poly) return { 'ui:widget': 'polyReference', 'ui:options': poly };
   const leadingSlash = typeof schema.pattern === 'string' && schema.pattern.startsWith('^/');
   return { 'ui:widget': 'text', ...(leadingSlash && { 'ui:options': { leadingSlash } }) };
 };
 
-/** the required fields of the form: what the manifest requires, titles included (never invented), not slugs */
+/** the required fields of the form: what the manifest requires, but what the server generates when blank */
 export function requiredFields(entity: EntityInfo): string[] {
   return editableFields(entity)
-    .filter((f) => f.required && isWritable(f) && (!f.generate || isTitleField(f)))
+    .filter((f) => f.required && isWritable(f) && !isGenerated(f))
     .map((f) => f.name);
 }
 
@@ -82,6 +95,7 @@ export function formSchema(entity: EntityInfo, mode: 'create' | 'update', model?
     properties[f.name] = { ...s, title: fieldTitle(f, model), ...(f.description && { description: f.description }) };
     const ui: UiSchema = widgetOf(entity, f, s);
     if (!PREFILLED_KINDS.has(f.kind) && f.default !== undefined && f.default !== null && typeof f.default !== 'object' && !isLanguageField(f)) ui['ui:placeholder'] = String(f.default);
+    if (isGenerated(f) && isWritable(f)) ui['ui:help'] = GENERATED_HINT;
     if (!isWritable(f)) Object.assign(ui, { 'ui:disabled': true, 'ui:help': 'This account may not change this field' });
     if (fixed.includes(f.name)) ui['ui:widget'] = 'hidden';
     uiSchema[f.name] = ui;

@@ -16,18 +16,86 @@ const posts = (api: ReturnType<typeof fakeApi>, path: string) => api.calls.filte
 const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}( \\*)?( \\(required\\))?$`)) as HTMLInputElement;
 
 describe('the generic form', () => {
-  it('an empty form makes nothing: the title is required, said beside it, and takes the focus', async () => {
+  it('an empty form makes nothing when a field is required: said beside it, the focus on it, no console error', async () => {
+    const api = fakeApi({});
+    const logged = vi.spyOn(console, 'error');
+    renderAdmin(<GenericForm entity={entity('host/page')} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create' }));
+    const url = field('URL');
+    await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
+    expect(url.closest('[data-field-invalid]')!.textContent).toContain('Required');
+    expect(document.activeElement).toBe(url);
+    expect(posts(api, '/api/host/pages')).toHaveLength(0);
+    // an input the editor can correct is not a failure to log (rjsf said 'Form validation failed' there)
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
+  it('the admin title and the slug are generated when left blank: not required, a hint says so, an empty form creates', async () => {
     const api = fakeApi({});
     renderAdmin(<GenericForm entity={entity('ecommerce/product')} />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Create' }));
-    const title = field('Admin title');
-    await waitFor(() => expect(title.getAttribute('aria-invalid')).toBe('true'));
-    expect(title.closest('[data-field-invalid]')!.textContent).toContain('Required');
-    expect(document.activeElement).toBe(title);
-    expect(posts(api, '/api/ecommerce/products')).toHaveLength(0);
-    // required fields are marked
-    expect(screen.getByText('Admin title').closest('label')!.textContent).toContain('(required)');
-    expect(screen.getByText('Slug').closest('label')!.textContent).not.toContain('(required)');
+    await screen.findByRole('button', { name: 'Create' });
+    for (const name of ['Admin title', 'Slug']) {
+      expect(screen.getByText(name).closest('label')!.textContent).not.toContain('(required)');
+      const help = document.getElementById(field(name).getAttribute('aria-describedby')!)!;
+      expect(help.textContent).toBe('Generated when left blank');
+    }
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText('Created successfully');
+    const sent = posts(api, '/api/ecommerce/products')[0]!.data as Record<string, unknown>;
+    expect(sent.adminTitle).toBeUndefined();
+    expect(sent.slug).toBeUndefined();
+    // the choices started on their defaults, and what they showed is what was sent
+    expect(sent).toMatchObject({ type: 'one_off', variant: 'default' });
+  });
+
+  it('an enum that always holds a value (required, or with a default) offers no blank choice; an optional one does', async () => {
+    const values = (label: string) => [...(screen.getByLabelText(label) as HTMLSelectElement).options].map((o) => o.value);
+    // Add new starts on the manifest's default
+    fakeApi({});
+    renderAdmin(<GenericForm entity={entity('ecommerce/product')} />);
+    await screen.findByRole('button', { name: 'Create' });
+    expect((screen.getByLabelText('Type') as HTMLSelectElement).value).toBe('one_off');
+    expect(values('Type')).toEqual(['one_off', 'subscription']);
+    expect((screen.getByLabelText('Variant') as HTMLSelectElement).value).toBe('default');
+    expect(values('Variant')).not.toContain('');
+    cleanup();
+
+    // Edit: the order's status has a default, so it is never blank
+    const api = fakeApi({ 'ecommerce/order': [{ status: 'paying', type: 'cart' }] });
+    const order = api.rows('ecommerce/order')[0]!;
+    renderAdmin(<GenericForm entity={entity('ecommerce/order')} row={order} />);
+    await screen.findByRole('button', { name: 'Update' });
+    expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe('paying');
+    expect(values('Status')).toEqual(['new', 'paying', 'approving', 'packaging', 'delivering', 'delivered', 'canceled']);
+    expect(values('Type')).toEqual(['cart', 'history']);
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'Delivered');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    await screen.findByText('Updated successfully');
+    expect(api.calls.find((c) => c.method === 'PATCH')!.data).toMatchObject({ status: 'delivered' });
+    cleanup();
+
+    // an optional enum without a default keeps '—', which clears it
+    const invoices = fakeApi({ 'billing/invoice': [{ provider: 'stripe' }] });
+    renderAdmin(<GenericForm entity={entity('billing/invoice')} row={invoices.rows('billing/invoice')[0]!} />);
+    await screen.findByRole('button', { name: 'Update' });
+    const provider = document.querySelector<HTMLSelectElement>('select[id$="_provider"]')!;
+    expect(provider.value).toBe('stripe');
+    expect(provider.options[0]!.value).toBe('');
+    await userEvent.selectOptions(provider, '—');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    await screen.findByText('Updated successfully');
+    expect(invoices.calls.find((c) => c.method === 'PATCH')!.data).toMatchObject({ provider: null });
+    cleanup();
+
+    // a required enum without a default starts on 'Choose…', which cannot be picked back
+    fakeApi({});
+    renderAdmin(<GenericForm entity={entity('rbac/permission')} />);
+    await screen.findByRole('button', { name: 'Create' });
+    const method = screen.getByLabelText(/^Method/) as HTMLSelectElement;
+    expect(method.value).toBe('');
+    expect(method.options[0]!.textContent).toBe('Choose…');
+    expect(method.options[0]!.disabled).toBe(true);
   });
 
   it('the admin title and the slug follow the title as it is typed, until edited; the pattern is said in words', async () => {

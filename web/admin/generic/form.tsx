@@ -197,6 +197,8 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
         return;
       }
       const serverFault = !(e instanceof ApiError) || e.status >= 500;
+      // a real failure (the server's fault, the network, a bug) is logged; a refused input is not
+      if (serverFault) console.error('Saving failed', e);
       toast.error(serverFault ? 'The change could not be saved: the server had a problem. Try again.' : shortMessage(e), {
         id: ERROR_TOAST,
         duration: Infinity,
@@ -224,6 +226,8 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
           transformErrors={transformErrors}
           customValidate={customValidate}
           focusOnFirstError={(e) => focusField(String(e.property ?? '').replace(/^\./, '').split(/[.[]/)[0] ?? '')}
+          // a refused input is said beside its field: not a failure to log (rjsf logs console.error without this)
+          onError={() => undefined}
           showErrorList={false}
           noHtml5Validate
           onChange={(e) => change({ ...(e.formData as Data) })}

@@ -37,13 +37,27 @@ const empty = (v: string) => (v === '' ? undefined : v);
 const invalid = (rawErrors?: string[]) => (rawErrors?.length ? true : undefined);
 /** the field's name in the form data */
 const nameOf = (p: WidgetProps) => String(p.name ?? '');
+/** the field's hint ('Generated when left blank'), which FieldTemplate shows under the control, describes it */
+const helpOf = (p: Pick<WidgetProps, 'id' | 'uiSchema'>) => (typeof p.uiSchema?.['ui:help'] === 'string' ? `${p.id}-help` : undefined);
 const SELECT = 'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/20 disabled:opacity-50 aria-[invalid=true]:border-red-600';
+
+/**
+ * The empty choice of a select. An optional field offers '—', which clears it. A field that always holds a
+ * value (required, or with a default: `blank: false`) offers none; only while it has no value yet does it show
+ * 'Choose…', which cannot be picked back.
+ */
+function BlankOption({ value, required, blank }: { value: unknown; required?: boolean; blank?: unknown }) {
+  if (!required && blank !== false) return <option value="">—</option>;
+  if (value === undefined || value === null || value === '') return <option value="" disabled>Choose…</option>;
+  return null;
+}
 
 /** the widgets the generic form uses, one per field kind */
 export const widgets: RegistryWidgetsType = {
-  text: ({ id, value, onChange, disabled, readonly, schema, placeholder, rawErrors, options }: WidgetProps) => (
+  text: ({ id, value, onChange, disabled, readonly, schema, placeholder, rawErrors, options, uiSchema }: WidgetProps) => (
     <Input
       id={id}
+      aria-describedby={helpOf({ id, uiSchema })}
       value={value ?? ''}
       disabled={disabled || readonly}
       maxLength={schema.maxLength}
@@ -61,19 +75,19 @@ export const widgets: RegistryWidgetsType = {
   number: ({ id, value, onChange, disabled, readonly, schema, rawErrors, placeholder }: WidgetProps) => (
     <Input id={id} type="number" step={schema.type === 'integer' ? 1 : 'any'} value={value ?? ''} placeholder={placeholder} disabled={disabled || readonly} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))} />
   ),
-  select: ({ id, value, onChange, disabled, readonly, schema, required, rawErrors }: WidgetProps) => (
-    <select id={id} value={value ?? ''} disabled={disabled || readonly} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(empty(e.target.value))} className={SELECT}>
-      {(!required || value === undefined) && <option value="">—</option>}
+  select: ({ id, value, onChange, disabled, readonly, schema, required, rawErrors, options, uiSchema }: WidgetProps) => (
+    <select id={id} aria-describedby={helpOf({ id, uiSchema })} value={value ?? ''} disabled={disabled || readonly} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(empty(e.target.value))} className={SELECT}>
+      <BlankOption value={value} required={required} blank={options.blank} />
       {((schema.enum as string[]) ?? []).map((v) => <option key={v} value={v}>{enumLabel(v)}</option>)}
     </select>
   ),
-  language: function LanguageWidget({ id, value, onChange, disabled, readonly, required, rawErrors }: WidgetProps) {
+  language: function LanguageWidget({ id, value, onChange, disabled, readonly, required, rawErrors, options }: WidgetProps) {
     const model = useModel();
     const names = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'language' }) : undefined;
     const known = !value || model.languages.includes(value);
     return (
       <select id={id} value={value ?? ''} disabled={disabled || readonly} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(empty(e.target.value))} className={SELECT}>
-        {(!required || value === undefined) && <option value="">—</option>}
+        <BlankOption value={value} required={required} blank={options.blank} />
         {!known && <option value={value}>{value}</option>}
         {model.languages.map((l) => <option key={l} value={l}>{`${names?.of(l) ?? l} (${l})`}</option>)}
       </select>
@@ -189,7 +203,7 @@ export const fields: RegistryFieldsType = {
 };
 
 /** label (with a mark on required fields), control, help and errors in words */
-export function FieldTemplate({ id, label, required, children, rawErrors, description, hidden, schema, uiSchema }: FieldTemplateProps) {
+export function FieldTemplate({ id, label, required, children, rawErrors, rawHelp, description, hidden, schema, uiSchema }: FieldTemplateProps) {
   if (hidden) return <div className="hidden">{children}</div>;
   if (id === 'root') return <>{children}</>;
   const widget = uiSchema?.['ui:widget'];
@@ -205,6 +219,7 @@ export function FieldTemplate({ id, label, required, children, rawErrors, descri
       </label>
       {children}
       {help ? <div className="text-xs text-slate-500">{help}</div> : description && typeof description !== 'string' ? <div className="text-xs text-slate-500">{description}</div> : null}
+      {rawHelp && <div className="text-xs text-slate-500" id={`${id}-help`}>{rawHelp}</div>}
       {errors.length ? (
         <ul className="text-xs text-red-700" role="alert" id={`${id}-error`}>
           {errors.map((e) => <li key={e}>{e}</li>)}
