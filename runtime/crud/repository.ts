@@ -456,6 +456,8 @@ export class Repository {
     await this.fill(tx, entity, data, 'update');
     await this.checkReferences(tx, entity, data, prefix);
     const [row] = await tx.update(this.table(entity)).set({ ...data, updatedAt: now() }).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
+    // deleted by another transaction since it was read (PostgreSQL's read committed): gone, as for a later request
+    if (!row) throw notFound(entity, id);
     await this.hooks.after('update', entity, row, args);
     return row;
   }
@@ -467,6 +469,8 @@ export class Repository {
     const args = { entity, tx, caller: opts.caller };
     await this.hooks.beforeDelete(entity, previous, args);
     const [row] = await tx.delete(this.table(entity)).where(eq(this.table(entity).id, id)).returning(this.columns(entity));
+    // deleted by another transaction since it was read: the loser of two deletes is a 404, its hooks never run
+    if (!row) throw notFound(entity, id);
     await this.hooks.after('delete', entity, row, args);
     return row;
   }

@@ -229,6 +229,20 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect((await t.call('POST', `${P}/bulk`, { data: {} })).status).toBe(400);
     });
 
+    it('concurrent deletes and updates of one row: one delete wins, every other answer is a 200 or a 404, never a 500', async () => {
+      for (let round = 0; round < 6; round++) {
+        const id = (await t.call('POST', P, { data: {} })).body.data.id;
+        const answers = await Promise.all([
+          t.call('DELETE', `${P}/${id}`), t.call('PATCH', `${P}/${id}`, { data: { adminTitle: 'z' } }),
+          t.call('DELETE', `${P}/${id}`), t.call('PATCH', `${P}/${id}`, { data: { adminTitle: 'y' } }), t.call('DELETE', `${P}/${id}`),
+        ]);
+        const deletes = [answers[0], answers[2], answers[4]].map((a) => a.status);
+        expect(deletes.filter((s) => s === 200), JSON.stringify(answers.map((a) => [a.status, a.body.message]))).toHaveLength(1);
+        for (const a of answers) expect([200, 404], JSON.stringify(a.body)).toContain(a.status);
+        expect((await t.call('GET', `${P}/${id}`)).status).toBe(404);
+      }
+    });
+
     it('concurrent creates with one slug: exactly one wins, the rest are 409', async () => {
       const results = await Promise.all(Array.from({ length: 8 }, () => t.call('POST', P, { data: { slug: 'race' } })));
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
