@@ -11,12 +11,26 @@ const isServerField = (f: Field) => (SERVER_FIELDS as readonly string[]).include
 /** a field that may be left out on create: it has a default, is generated, or is optional */
 export const optionalOnCreate = (f: Field) => !f.required || f.default !== undefined || !!f.generate;
 
-function valueSchema(field: Field, model: Model, nullable: boolean): Schema {
+/**
+ * The most characters a text kept in an index may hold: PostgreSQL refuses an index entry over 2704 bytes (a 500),
+ * and a character takes up to 4 bytes in UTF-8. A unique or indexed text holds at most 500 (2000 bytes); one of a
+ * group unique together (`unique: [[…]]`) at most 250, so that two of them still fit. A manifest's own smaller
+ * maxLength stands. The same on SQLite, which has no such limit, so that both take the same values.
+ */
+export const INDEXED_TEXT_MAX = 500;
+export const GROUPED_TEXT_MAX = 250;
+export function indexedTextMax(entity: Entity, field: Field): number | undefined {
+  if ((entity.unique ?? []).some((group) => group.length > 1 && group.includes(field.name))) return GROUPED_TEXT_MAX;
+  return field.unique || field.index ? INDEXED_TEXT_MAX : undefined;
+}
+
+function valueSchema(field: Field, model: Model, nullable: boolean, indexedMax?: number): Schema {
   const base: Schema = {
     ...(fieldTypes[field.kind].jsonSchema as (f: Field, m: Model) => Schema)(field, model),
     ...(field.title && { title: field.title }),
     ...(field.description && { description: field.description }),
   };
+  if (indexedMax !== undefined && base.type === 'string' && !Array.isArray(base.enum)) base.maxLength = Math.min((base.maxLength as number | undefined) ?? indexedMax, indexedMax);
   if (field.default !== undefined) base.default = field.default;
   if (!nullable) return base;
   // an enum lists null too, or a stored null would break the row's own schema (and its generated type)
@@ -37,7 +51,7 @@ export function bodySchema(entity: Entity, model: Model, mode: 'create' | 'updat
       properties[f.name] = {};
       continue;
     }
-    properties[f.name] = valueSchema(f, model, !f.required && f.default === undefined);
+    properties[f.name] = valueSchema(f, model, !f.required && f.default === undefined, indexedTextMax(entity, f));
     if (mode === 'create' && !optionalOnCreate(f)) required.push(f.name);
   }
   return {

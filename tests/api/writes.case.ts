@@ -229,6 +229,26 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect((await t.call('POST', `${P}/bulk`, { data: {} })).status).toBe(400);
     });
 
+    it('a text kept in an index holds at most 500 characters (250 in a unique group): longer is a 400 naming it, the same on both databases', async () => {
+      const varied = (n: number, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789') => Array.from({ length: n }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
+      const C = '/api/blog/categories';
+      expect((await t.call('POST', C, { data: { slug: varied(500) } })).status).toBe(201);
+      for (const n of [501, 3000, 100_000]) {
+        const r = await t.call('POST', C, { data: { slug: varied(n) } });
+        expect(r.status, `${n}`).toBe(400);
+        expect(r.body.cause).toEqual([expect.objectContaining({ field: 'slug', rule: 'maxLength' })]);
+      }
+      // four bytes a character (PostgreSQL's index bound is in bytes): 250 of them in a group of two still fit
+      const M = '/api/analytic/metrics';
+      const emoji = [...'😀🎉🚀🌍💡🔥✨🧭'];
+      const wide = () => Array.from({ length: 250 }, () => emoji[Math.floor(Math.random() * emoji.length)]).join('');
+      const fits = await t.call('POST', M, { data: { name: wide(), dimension: wide() } });
+      expect(fits.status, JSON.stringify(fits.body)).toBe(201);
+      const over = await t.call('POST', M, { data: { name: 'n', dimension: wide() + 'x' } });
+      expect(over.status).toBe(400);
+      expect(over.body.cause[0]).toMatchObject({ field: 'dimension', rule: 'maxLength' });
+    });
+
     it('concurrent deletes and updates of one row: one delete wins, every other answer is a 200 or a 404, never a 500', async () => {
       for (let round = 0; round < 6; round++) {
         const id = (await t.call('POST', P, { data: {} })).body.data.id;

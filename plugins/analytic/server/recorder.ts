@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { PluginContext } from '../../../runtime/plugin.js';
+import { GROUPED_TEXT_MAX } from '../../../engine/json-schema.js';
 
 /** the key events the platform counts (modules may record names of their own) */
 export const METRICS = ['page-view', 'sign-up', 'add-to-cart', 'checkout', 'payment'] as const;
@@ -30,7 +31,8 @@ export class Recorder {
 
   /** counts one event (value: an amount to add up, e.g. a payment's) */
   record(name: string, options: { dimension?: string; value?: number; at?: Date } = {}) {
-    const dimension = (options.dimension ?? '').slice(0, 300);
+    // as much as the API lets a metric's dimension hold (one of a unique group: engine/json-schema.ts)
+    const dimension = (options.dimension ?? '').slice(0, GROUPED_TEXT_MAX);
     const day = dayOf(options.at ?? new Date());
     const key = `${name}\u0000${dimension}\u0000${day.getTime()}`;
     const p = this.pending.get(key) ?? this.pending.set(key, { name, dimension, day, count: 0, value: 0 }).get(key)!;

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
-import { HttpError, fromDatabaseError } from '../../../runtime/http/errors.js';
+import { HttpError, badRequest, fromDatabaseError } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { lockRow } from './lock.js';
 import { ProviderFailed, WebhookRefused, type PaymentEvent, type ProviderName, type ProviderRegistry, type WebhookRequest } from './providers/index.js';
+import { GROUPED_TEXT_MAX } from '../../../engine/json-schema.js';
 
 type Row = Record<string, unknown>;
 
@@ -151,6 +152,8 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
         throw new HttpError(400, `Webhook refused: ${err.message}`);
       }
       const ws = t['billing/webhook-event'];
+      // an event id is kept in a unique index (provider, eventId): no provider's ids come near its bound
+      if (ev.id.length > GROUPED_TEXT_MAX) throw badRequest(`Webhook refused: the event id is longer than ${GROUPED_TEXT_MAX} characters`, [{ field: 'id', rule: 'maxLength', message: `id must be at most ${GROUPED_TEXT_MAX} characters` }]);
       try {
         return await ctx.database.transaction(async (tx) => {
           const [seen] = await tx.select({ id: ws.id }).from(ws).where(and(eq(ws.provider, provider.name), eq(ws.eventId, ev.id))).limit(1);
