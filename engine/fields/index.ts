@@ -1,5 +1,5 @@
 import type { Field, FieldKind, Model } from '../model.js';
-import { SAFE_LINK_PATTERN } from '../links.js';
+import { SAFE_FILE_PATTERN, SAFE_LINK_PATTERN } from '../links.js';
 
 export type Dialect = 'sqlite' | 'pg';
 
@@ -154,7 +154,8 @@ export const fieldTypes = {
     widget: 'json',
   },
   file: {
-    jsonSchema: () => ({ type: 'string' }),
+    // an https url, a stored file's key or a path on this site (engine/links.ts): no other scheme, no other site
+    jsonSchema: () => ({ type: 'string', pattern: SAFE_FILE_PATTERN }),
     column: (f) => `text(${col(f)})`,
     imports: { sqlite: ['text'], pg: ['text'] },
     filterMethods: TEXT,

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Entity, Model } from '../../engine/model.js';
 import { bodySchema } from '../../engine/json-schema.js';
+import { SAFE_FILE_PATTERN, SAFE_LINK_PATTERN } from '../../engine/links.js';
 import { badRequest, type Cause } from '../http/errors.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: false });
@@ -41,6 +42,11 @@ function causeOf(err: ErrorObject, prefix: string): Cause {
       return { field: at, rule: 'enum', message: `${at} must be one of: ${(p.allowedValues as unknown[]).join(', ')}` };
     case 'propertyNames':
       return { field: at, rule: 'language', message: `${at} keys must be language codes such as en, ru` };
+    // the allow-lists of urls (engine/links.ts) say what they take, not their regular expression
+    case 'pattern':
+      if (p.pattern === SAFE_LINK_PATTERN) return { field: at, rule: 'pattern', message: `${at} must be an http(s), mailto or tel url, or a relative link` };
+      if (p.pattern === SAFE_FILE_PATTERN) return { field: at, rule: 'pattern', message: `${at} must be an https url, a stored file's key or a path on this site` };
+      return { field: at, rule: err.keyword, message: `${at || 'data'} ${err.message}` };
     default:
       return { field: at, rule: err.keyword, message: `${at || 'data'} ${err.message}` };
   }

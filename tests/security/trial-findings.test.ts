@@ -88,6 +88,22 @@ for (const d of DIALECTS) {
       expect((await t.call('GET', admins)).status).toBe(200);
     });
 
+    it('a file field takes an https url, a stored key or a path on this site: no other scheme, no other site, no ..', async () => {
+      const F = '/api/file-storage/files';
+      const before = (await t.call('GET', `${F}/count`)).body.data;
+      for (const file of ['//evil.example/x.png', '/\\evil.example/x.png', 'javascript:alert(1)', 'data:text/html,<b>x</b>', 'http://example.com/x.png', '../../etc/passwd', 'a/../../b.png', 'java\tscript:x']) {
+        const r = await t.call('POST', F, { data: { file } });
+        expect(r.status, file).toBe(400);
+        expect(r.body.cause[0]).toMatchObject({ field: 'file', rule: 'pattern', message: "file must be an https url, a stored file's key or a path on this site" });
+      }
+      expect((await t.call('GET', `${F}/count`)).body.data).toBe(before);
+      for (const file of ['https://cdn.example.com/hero.jpg', 'team.png', 'assets/x.js', '/logo.svg', 'photo.jpg?v=2']) {
+        expect((await t.call('POST', F, { data: { file } })).status, file).toBe(201);
+      }
+      const made = (await t.call('POST', F, { data: { file: 'ok.png' } })).body.data;
+      expect((await t.call('PATCH', `${F}/${made.id}`, { data: { file: '//evil.example/y.png' } })).status).toBe(400);
+    });
+
     it('finding 15: link urls are checked against one allow-list on write', async () => {
       const bad = ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', '//evil.example/x', '/\\evil.example', 'vbscript:x'];
       for (const [route, extra] of [['buttons', {}], ['slides', {}], ['logotypes', {}]] as const) {

@@ -1,6 +1,7 @@
 import { FileText } from 'lucide-react';
 import { useT, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
+import { isSafeFile } from '../../../engine/links.js';
 
 const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'bmp', 'ico'];
 const VIDEO_EXTENSIONS = ['mp4', 'webm', 'ogg', 'ogv', 'mov', 'm4v'];
@@ -13,7 +14,8 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
  */
 export function fileUrl(file: unknown): string {
   const url = str(file).trim();
-  if (!url) return '';
+  // checked again as drawn (rows stored before the check): another site or scheme is never linked
+  if (!url || !isSafeFile(url)) return '';
   if (url.startsWith('https') || url.startsWith('/')) return url;
   return `/files/${url}`;
 }
