@@ -6,6 +6,7 @@ import type { Entity, Field, Model } from '../../engine/model.js';
 import { fieldTypes, isUuidField, type Dialect } from '../../engine/fields/index.js';
 import { badRequest, type Cause } from '../http/errors.js';
 import type { Drizzle } from '../db/index.js';
+import { SQLITE_LOWER } from '../db/sqlite.js';
 
 /** a list without a limit gets every row up to the maximum, and X-Total-Count says how many match in all */
 export const DEFAULT_LIMIT = 1000;
@@ -61,7 +62,7 @@ function resolveColumn(entity: Entity, model: Model, raw: unknown, where: string
 function columnExpr(table: Drizzle, field: Field, language: string | undefined, dialect: Dialect): SQL | Drizzle {
   const col = table[field.name];
   if (language !== undefined) return dialect === 'pg' ? sql`(${col} ->> ${language})` : sql`json_extract(${col}, ${'$.' + language})`;
-  // as SQL, not as the column: a JSON column would JSON-encode the pattern it is compared with
+  // as SQL, not as the column (isNull / isNotNull and order on a whole map or JSON document)
   if (field.kind === 'localized' || field.kind === 'json') return dialect === 'pg' ? sql`(${col}::text)` : sql`${col}`;
   return col;
 }
@@ -69,12 +70,24 @@ function columnExpr(table: Drizzle, field: Field, language: string | undefined, 
 const CONTAINS: readonly string[] = ['like', 'ilike', 'notLike', 'notIlike'];
 
 /**
- * the methods a column takes, in FILTER_METHODS' order: its kind's (one language of a map takes text's), the
- * like family on an id or reference (searched as text), and isNull / isNotNull on every column; the list the
- * filters are checked against and the one the OpenAPI document gives
+ * Lower case for ilike: PostgreSQL's lower(); on SQLite, whose lower() and LIKE fold ASCII only, the Unicode
+ * fold registered on each of its connections (runtime/db/sqlite.ts), so `ilike 'ШАБЛОН'` matches alike on both
+ */
+const lowerOf = (dialect: Dialect, x: unknown): SQL => (dialect === 'pg' ? sql`lower(${x})` : sql`${sql.raw(SQLITE_LOWER)}(${x})`);
+
+/**
+ * a whole language map or JSON document: each database writes its own text for it (`{"en":"a"}` on SQLite,
+ * `{"en": "a"}` on PostgreSQL), so it is never searched as text; one language of a map is (`title.en`)
+ */
+const isDocument = (field: Field, language: string | undefined) => language === undefined && (field.kind === 'localized' || field.kind === 'json');
+
+/**
+ * the methods a column takes, in FILTER_METHODS' order: its kind's (one language of a map takes text's; a whole
+ * map or JSON document none, see isDocument), the like family on an id or reference (searched as text), and
+ * isNull / isNotNull on every column; the list the filters are checked against and the one the OpenAPI document gives
  */
 export function filterMethodsOf(field: Field, language?: string): Method[] {
-  const own: readonly string[] = language !== undefined ? fieldTypes.text.filterMethods : fieldTypes[field.kind].filterMethods;
+  const own: readonly string[] = language !== undefined ? fieldTypes.text.filterMethods : isDocument(field, language) ? [] : fieldTypes[field.kind].filterMethods;
   const asText = language === undefined && isUuidField(field);
   return FILTER_METHODS.filter((m) => NO_VALUE.includes(m) || own.includes(m) || (asText && CONTAINS.includes(m)));
 }
@@ -95,12 +108,18 @@ function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialec
   }
   const methods = filterMethodsOf(field, language);
   if (!methods.includes(method)) {
+    if (field.kind === 'localized' && language === undefined) {
+      const example = `${field.name}.${model.defaultLanguage}`;
+      throw badRequest(
+        `Column '${field.name}' in ${where}[column] is a language map: filter one language, as '${example}' (languages: ${model.languages.join(', ')}); a whole map takes only isNull and isNotNull`,
+        [{ message: `filter one language of '${field.name}', as '${example}'`, field: `${where}[column]`, rule: 'language' }],
+      );
+    }
     throw badRequest(`Method '${method}' does not apply to ${field.kind} column '${c.column}' in ${where}[method]; use one of: ${methods.join(', ')}`);
   }
   const expr = asText ? (dialect === 'pg' ? sql`(${table[field.name]}::text)` : table[field.name]) : columnExpr(table, field, language, dialect);
   if (method === 'isNull') return isNull(expr);
   if (method === 'isNotNull') return isNotNull(expr);
-  // whole language maps and JSON compare as text; their parse leaves strings alone
   const parseOne = (v: unknown, at: string) => {
     try {
       return language !== undefined || asText ? fieldTypes.text.parse(v, { ...field, kind: 'text', format: undefined }) : fieldTypes[field.kind].parse(v, field);
@@ -129,8 +148,8 @@ function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialec
     // the like family means "contains" (spec clients send the bare term): % and _ in the value match themselves
     case 'like': return sql`${expr} like ${contains(value)} escape '\\'`;
     case 'notLike': return sql`${expr} not like ${contains(value)} escape '\\'`;
-    case 'ilike': return sql`lower(${expr}) like lower(${contains(value)}) escape '\\'`;
-    case 'notIlike': return sql`lower(${expr}) not like lower(${contains(value)}) escape '\\'`;
+    case 'ilike': return sql`${lowerOf(dialect, expr)} like ${lowerOf(dialect, contains(value))} escape '\\'`;
+    case 'notIlike': return sql`${lowerOf(dialect, expr)} not like ${lowerOf(dialect, contains(value))} escape '\\'`;
   }
   throw badRequest(`Unknown method '${method}'`);
 }
@@ -165,7 +184,11 @@ function orderOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect,
       const method = o.method ?? 'asc';
       if (method !== 'asc' && method !== 'desc') throw badRequest(`Unknown method '${String(method)}' in ${where}[method]; methods: asc, desc`, [{ message: `unknown method '${String(method)}'`, field: `${where}[method]`, rule: 'method' }]);
       const expr = columnExpr(table, field, language, dialect);
-      out.push(method === 'desc' ? desc(expr) : asc(expr));
+      // NULLs after every value ascending and before them descending, on both databases (PostgreSQL's own
+      // default, so its plans are unchanged; SQLite's is the reverse): written out for a column that can be null
+      const nullable = language !== undefined || !(table[field.name] as { notNull?: boolean }).notNull;
+      if (!nullable) out.push(method === 'desc' ? desc(expr) : asc(expr));
+      else out.push(method === 'desc' ? sql`${expr} desc nulls first` : sql`${expr} asc nulls last`);
     });
   }
   if (!out.length) {

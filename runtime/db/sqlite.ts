@@ -52,9 +52,30 @@ const SNAPSHOT_AT_READ = 3;
 /** the writer's own busy wait, which blocks the event loop: short; a longer wait for the lock is asynchronous */
 const WRITER_BUSY_MS = 20;
 
+/**
+ * Lower case for every script, one character at a time, as PostgreSQL's lower() does in a UTF-8 locale: SQLite's
+ * own lower() (and LIKE) fold ASCII only, so `ilike 'ШАБЛОН'` found nothing on SQLite. Per character: a Σ is σ
+ * wherever it stands (JavaScript's toLowerCase makes a word-final one ς), İ is i (not i + a combining dot).
+ */
+export function foldCase(text: string): string {
+  if (!/[\u03a3\u0130]/.test(text)) return text.toLowerCase();
+  let out = '';
+  for (const ch of text) out += ch === '\u0130' ? 'i' : ch.toLowerCase();
+  return out;
+}
+
+/**
+ * The SQL function `unicode_lower(x)` (foldCase; NULL stays NULL), registered on every connection openSqlite
+ * opens (the writer, the reader, and the reader that replaces it after migrations): the list filters' ilike and
+ * notIlike (runtime/crud/query.ts) use it on SQLite where PostgreSQL uses lower().
+ */
+export const SQLITE_LOWER = 'unicode_lower';
+const sqlLower = (value: unknown) => (value === null || value === undefined ? null : foldCase(typeof value === 'string' ? value : String(value)));
+
 function open(path: string, readonly: boolean) {
   const client = new BetterSqlite3(path, { readonly, fileMustExist: readonly });
   cachePrepared(client);
+  client.function(SQLITE_LOWER, { deterministic: true }, sqlLower);
   if (!readonly) client.pragma('journal_mode = WAL');
   client.pragma(`busy_timeout = ${readonly ? BUSY_TIMEOUT_MS : WRITER_BUSY_MS}`);
   client.pragma('foreign_keys = ON');

@@ -100,10 +100,65 @@ export function runQuerySuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect(slugs(await t.call('GET', `${P}?${f(0, 'id', 'ilike', 'zzz')}`))).toEqual([]);
     });
 
-    it('language maps: one language by <field>.<code>, or the whole map with like', async () => {
+    it('language maps: one language by <field>.<code>', async () => {
       expect(slugs(await t.call('GET', `${P}?${f(0, 'title.en', 'eq', 'delta product')}`))).toEqual(['p-3-delta']);
       expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'ilike', 'ECHO')}`))).toEqual(['p-4-echo']);
-      expect(slugs(await t.call('GET', `${P}?${f(0, 'title', 'like', 'charlie')}`))).toEqual(['p-2-charlie']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.en', 'like', 'charlie')}`))).toEqual(['p-2-charlie']);
+    });
+
+    it('ilike and notIlike fold the case of every script, not ASCII alone', async () => {
+      const all = ['p-0-alpha', 'p-1-bravo', 'p-2-charlie', 'p-3-delta', 'p-4-echo'];
+      // stored 'Товар …': an upper-case value, a lower-case one, a mixed one
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'ilike', 'ТОВАР')}`))).toEqual(all);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'ilike', 'товар b')}`))).toEqual(['p-1-bravo']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'ilike', 'тОВАР ECHO')}`))).toEqual(['p-4-echo']);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'notIlike', 'ТОВАР')}`))).toEqual([]);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'notIlike', 'товар d')}`))).toEqual(['p-0-alpha', 'p-1-bravo', 'p-2-charlie', 'p-4-echo']);
+      expect((await t.call('GET', `${P}/count?${f(0, 'title.ru', 'ilike', 'ТОВАР')}`)).body.data).toBe(5);
+      // like stays case-sensitive in every script
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'like', 'ТОВАР')}`))).toEqual([]);
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title.ru', 'like', 'Товар a')}`))).toEqual(['p-0-alpha']);
+      // Greek and Latin letters beyond ASCII, in a plain text column
+      const C = '/api/ecommerce/categories';
+      for (const [slug, adminTitle] of [['fold-greek', 'ΣΟΦΙΑ Δελφών'], ['fold-latin', 'Ärger Über Œuvre']]) {
+        expect((await t.call('POST', C, { data: { slug, adminTitle } })).status).toBe(201);
+      }
+      const cats = async (q: string) => slugs(await t.call('GET', `${C}?${q}&${o(0, 'slug', 'asc')}`));
+      expect(await cats(f(0, 'adminTitle', 'ilike', 'σοφια δΕΛΦΏΝ'))).toEqual(['fold-greek']);
+      expect(await cats(f(0, 'adminTitle', 'ilike', 'ärger über œUVRE'))).toEqual(['fold-latin']);
+      expect(await cats(`${f(0, 'slug', 'like', 'fold-')}&${f(1, 'adminTitle', 'notIlike', 'ÄRGER')}`)).toEqual(['fold-greek']);
+    });
+
+    it('a whole language map or JSON document is never searched as text: a 400 naming the column', async () => {
+      const at = 'filters[and][0][column]';
+      const languages = t.model.languages.join(', ');
+      for (const method of ['like', 'ilike', 'notLike', 'notIlike', 'eq', 'inArray']) {
+        for (const value of ['"en":"Alpha', '"en": "Alpha', 'alpha']) {
+          // twice: a query string that fails its checks is never kept as a compiled list
+          for (const path of [`${P}?${f(0, 'title', method, value)}`, `${P}?${f(0, 'title', method, value)}`, `${P}/count?${f(0, 'title', method, value)}`]) {
+            const r = await t.call('GET', path);
+            expect(r.status, path).toBe(400);
+            expect(r.body.message, path).toBe(`Column 'title' in ${at} is a language map: filter one language, as 'title.${t.model.defaultLanguage}' (languages: ${languages}); a whole map takes only isNull and isNotNull`);
+            expect(r.body.cause, path).toEqual([{ message: `filter one language of 'title', as 'title.${t.model.defaultLanguage}'`, field: at, rule: 'language' }]);
+          }
+        }
+      }
+      // in an or group too, named at its place
+      const r = await t.call('GET', `${P}?${f(0, 'title.en', 'ilike', 'a', 'or')}&${f(1, 'title', 'ilike', 'a', 'or')}`);
+      expect(r.status).toBe(400);
+      expect(r.body.cause).toEqual([{ message: `filter one language of 'title', as 'title.${t.model.defaultLanguage}'`, field: 'filters[or][1][column]', rule: 'language' }]);
+      // a JSON document: the like family does not apply to it
+      const M = '/api/broadcast/messages';
+      expect((await t.call('POST', M, { data: { payload: { text: 'Landing', n: 1 } } })).status).toBe(201);
+      for (const method of ['like', 'ilike', 'notLike', 'notIlike']) {
+        const m = await t.call('GET', `${M}?${f(0, 'payload', method, '"text":"Landing')}`);
+        expect(m.status, method).toBe(400);
+        expect(m.body.message, method).toBe(`Method '${method}' does not apply to json column 'payload' in filters[and][0][method]; use one of: isNull, isNotNull`);
+      }
+      // what a whole map or document still takes, alike on both databases
+      expect(slugs(await t.call('GET', `${P}?${f(0, 'title', 'isNotNull')}`))).toHaveLength(5);
+      expect((await t.call('GET', `${P}?${f(0, 'title', 'isNull')}`)).body.data).toEqual([]);
+      expect((await t.call('GET', `${M}?${f(0, 'payload', 'isNotNull')}`)).body.data).toHaveLength(1);
     });
 
     it('a language that is not configured is a 400 naming the column, in filters and in order, whatever its spelling', async () => {
@@ -149,6 +204,28 @@ export function runQuerySuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect(slugs(await t.call('GET', `${P}?${o(0, 'title.en', 'desc')}`))[0]).toBe('p-4-echo');
       // default: creation order
       expect(slugs(await t.call('GET', P))).toEqual(['p-0-alpha', 'p-1-bravo', 'p-2-charlie', 'p-3-delta', 'p-4-echo']);
+    });
+
+    it('NULLs come last ascending and first descending, on both databases', async () => {
+      const rows = [
+        { slug: 'nul-1', number: 2, boolean: true, date: '2026-02-02', datetime: '2026-02-02T10:00:00.000Z', string: { en: 'Beta', ru: 'Бета' } },
+        { slug: 'nul-2' },
+        { slug: 'nul-3', number: 1, boolean: false, date: '2026-02-01', datetime: '2026-02-01T10:00:00.000Z', string: { en: 'Alpha' } },
+      ];
+      expect((await t.call('POST', `${A}/bulk`, { data: rows })).status).toBe(201);
+      const ordered = async (column: string, method: string, more = '') => slugs(await t.call('GET', `${A}?${f(0, 'slug', 'like', 'nul-')}&${o(0, encodeURIComponent(column), method)}${more}`));
+      for (const column of ['number', 'boolean', 'date', 'datetime', 'string.en']) {
+        expect(await ordered(column, 'asc'), column).toEqual(['nul-3', 'nul-1', 'nul-2']);
+        expect(await ordered(column, 'desc'), column).toEqual(['nul-2', 'nul-1', 'nul-3']);
+      }
+      // one language missing from a map is a NULL too; pages keep the order
+      expect(await ordered('string.ru', 'asc', `&${o(1, 'slug', 'asc')}`)).toEqual(['nul-1', 'nul-2', 'nul-3']);
+      expect(await ordered('string.ru', 'desc', `&${o(1, 'slug', 'desc')}`)).toEqual(['nul-3', 'nul-2', 'nul-1']);
+      const pages: string[] = [];
+      for (let offset = 0; offset < 3; offset++) pages.push(...(await ordered('number', 'asc', `&limit=1&offset=${offset}`)));
+      expect(pages).toEqual(['nul-3', 'nul-1', 'nul-2']);
+      // a column that is never null orders as before
+      expect(await ordered('slug', 'desc')).toEqual(['nul-3', 'nul-2', 'nul-1']);
     });
 
     it('pages with limit and offset, without overlap', async () => {
