@@ -183,6 +183,14 @@ function orderOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect,
       const { field, language } = resolveColumn(entity, model, o?.column, `${where}[column]`, canRead);
       const method = o.method ?? 'asc';
       if (method !== 'asc' && method !== 'desc') throw badRequest(`Unknown method '${String(method)}' in ${where}[method]; methods: asc, desc`, [{ message: `unknown method '${String(method)}'`, field: `${where}[method]`, rule: 'method' }]);
+      // a whole map or JSON value orders by each database's own JSON text: one language of a map, as a filter takes
+      if (language === undefined && (field.kind === 'localized' || field.kind === 'json')) {
+        const example = field.kind === 'localized' ? `${field.name}.${model.defaultLanguage}` : undefined;
+        throw badRequest(
+          example ? `Column '${field.name}' in ${where}[column] is a language map: order by one language, as '${example}'` : `Column '${field.name}' in ${where}[column] is JSON: it cannot be ordered by`,
+          [{ message: example ? `order by one language of '${field.name}', as '${example}'` : `'${field.name}' cannot be ordered by`, field: `${where}[column]`, rule: example ? 'language' : 'column' }],
+        );
+      }
       const expr = columnExpr(table, field, language, dialect);
       // NULLs after every value ascending and before them descending, on both databases (PostgreSQL's own
       // default, so its plans are unchanged; SQLite's is the reverse): written out for a column that can be null

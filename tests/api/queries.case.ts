@@ -159,6 +159,14 @@ export function runQuerySuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect(slugs(await t.call('GET', `${P}?${f(0, 'title', 'isNotNull')}`))).toHaveLength(5);
       expect((await t.call('GET', `${P}?${f(0, 'title', 'isNull')}`)).body.data).toEqual([]);
       expect((await t.call('GET', `${M}?${f(0, 'payload', 'isNotNull')}`)).body.data).toHaveLength(1);
+      // nor ordered by as text: one language of a map, and a document not at all
+      for (const method of ['asc', 'desc']) {
+        const byMap = await t.call('GET', `${P}?${o(0, 'title', method)}`);
+        expect(byMap.status).toBe(400);
+        expect(byMap.body.cause).toEqual([{ field: 'orderBy[and][0][column]', rule: 'language', message: `order by one language of 'title', as 'title.${t.model.defaultLanguage}'` }]);
+        expect((await t.call('GET', `${M}?${o(0, 'payload', method)}`)).body.cause[0]).toMatchObject({ field: 'orderBy[and][0][column]', rule: 'column' });
+      }
+      expect((await t.call('GET', `${P}?${o(0, 'title.ru', 'asc')}`)).status).toBe(200);
     });
 
     it('a language that is not configured is a 400 naming the column, in filters and in order, whatever its spelling', async () => {
