@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import * as arrowRight from 'lucide-react/icons/arrow-right';
-import { targets, useHref, usePage, useT, type Expanded } from './context.js';
+import { targets, useHref, usePage, useT, useTitleTag, type Expanded } from './context.js';
 import { RichTextView } from '../ui/rich-text-view.js';
 import { cn } from '../ui/cn.js';
 import { lucideIcon } from '../ui/icon.js';
@@ -26,16 +26,17 @@ export function Section({ row, children, className, padding = 'py-12 lg:py-16' }
   );
 }
 
-/** a widget's own title, subtitle and description, when it has them */
+/** a widget's own title (the page's h1 when the widget leads the page, useTitleTag), subtitle and description, when it has them */
 export function SectionHeader({ row }: { row: Expanded }) {
   const t = useT();
+  const Title = useTitleTag(row);
   const title = t(row.title);
   const subtitle = t(row.subtitle);
   const description = t(row.description);
   if (!title && !subtitle && !description) return null;
   return (
     <header className="mb-8 max-w-3xl lg:mb-12">
-      {title && <h2 className="section-title">{title}</h2>}
+      {title && <Title className="section-title">{title}</Title>}
       {subtitle && <p className="mt-3 text-lg text-slate-600">{subtitle}</p>}
       {description && <RichTextView value={description} className="mt-4 text-slate-600" />}
     </header>

@@ -79,6 +79,24 @@ export function targets(row: Expanded | undefined, relation: string, end: string
   return related(row, relation).map((r) => r[end] as Expanded).filter(Boolean);
 }
 
+const LeadCtx = createContext<string | undefined>(undefined);
+
+/** marks the widget row `id` as the one that leads the page's content (PageView: the content's first block) */
+export function LeadBlock({ id, children }: { id?: string; children: ReactNode }) {
+  return <LeadCtx.Provider value={id}>{children}</LeadCtx.Provider>;
+}
+
+/**
+ * The element of a widget's own title: 'h1' for the widget that leads the page's content, so a page made of
+ * widgets that title themselves (sign-in, members, orders) has exactly one h1 without a heading widget; 'h2'
+ * everywhere else (rows nested in it included). Widgets about a row draw its h1 themselves and do not ask.
+ * @example const Title = useTitleTag(row); <Title className="section-title">{t(row.title)}</Title>
+ */
+export function useTitleTag(row: Expanded): 'h1' | 'h2' {
+  const lead = useContext(LeadCtx);
+  return lead !== undefined && lead === row.id ? 'h1' : 'h2';
+}
+
 /**
  * Renders a row through the registry by '<module>/<entity>/<row.variant>' (a spelled-out `{product}` name
  * resolves too, see variants.ts); an unknown variant renders nothing (spec §8), or `fallback` when given.

@@ -1,6 +1,7 @@
 import { createContext, useContext, type ComponentType } from 'react';
-import { PageProvider, Variant, type Expanded, type PageContext } from './context.js';
+import { LeadBlock, PageProvider, Variant, type Expanded, type PageContext } from './context.js';
 import { GlobalError, PageBoundary, RecoveryDone, WidgetBoundary } from './errors.js';
+import { FloatingArea, FloatingDock } from './floating.js';
 import { resolveVariant } from './variants.js';
 import { useWords } from './words.js';
 
@@ -77,13 +78,16 @@ function Before({ blocks, product }: { blocks: Block[]; product?: string }) {
   );
 }
 
-function Blocks({ blocks }: { blocks: Block[] }) {
+/** blocks in their order; with `lead`, the first one leads the page (its own title is the page's h1, useTitleTag) */
+function Blocks({ blocks, lead = false }: { blocks: Block[]; lead?: boolean }) {
   return (
     <>
-      {blocks.map((b) => (
-        <WidgetBoundary key={b.id}>
-          <Variant module={b.module} entity="widget" row={b.widget} />
-        </WidgetBoundary>
+      {blocks.map((b, i) => (
+        <LeadBlock key={b.id} id={lead && i === 0 ? b.widget.id : undefined}>
+          <WidgetBoundary>
+            <Variant module={b.module} entity="widget" row={b.widget} />
+          </WidgetBoundary>
+        </LeadBlock>
       ))}
     </>
   );
@@ -104,14 +108,17 @@ export function PageView({ data }: { data: ShippedPage }) {
   return (
     <PageProvider value={data.context}>
       <PageBoundary>
-        <div className="flex min-h-screen flex-col">
-          <Before blocks={data.before} product={data.context.product} />
-          <main className="flex-1">
-            <Blocks blocks={data.content} />
-            {data.error && <PageError builtIn={!!builtIn} />}
-          </main>
-          <Blocks blocks={data.after} />
-        </div>
+        <FloatingArea>
+          <div className="flex min-h-screen flex-col">
+            <Before blocks={data.before} product={data.context.product} />
+            <main className="flex-1">
+              <Blocks blocks={data.content} lead />
+              {data.error && <PageError builtIn={!!builtIn} />}
+              <FloatingDock />
+            </main>
+            <Blocks blocks={data.after} />
+          </div>
+        </FloatingArea>
         {!data.error && <RecoveryDone />}
       </PageBoundary>
     </PageProvider>

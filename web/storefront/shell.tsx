@@ -1,6 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from 'sonner';
+import { Toaster, type ToasterProps } from 'sonner';
+import { FLOATING_SPACE_PX } from './floating.js';
+
+/**
+ * Where toasts appear: at the bottom, never over the header's language links and account button (at the top they
+ * covered them for seconds). From 600 px at the left, clear of the floating cart button and of the cart drawer
+ * that opens on the right; on a phone (sonner's full-width layout) above the floating cart button.
+ */
+const TOASTER: ToasterProps = { position: 'bottom-left', mobileOffset: { bottom: FLOATING_SPACE_PX } };
 
 /** what every storefront page is wrapped in, on the server and in the browser alike */
 export function StorefrontShell({ children }: { children: ReactNode }) {
@@ -10,7 +18,7 @@ export function StorefrontShell({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
       {children}
-      <Toaster richColors position="top-right" />
+      <Toaster richColors {...TOASTER} />
     </QueryClientProvider>
   );
 }

@@ -4,6 +4,7 @@ import { Package, ShoppingCart, X } from 'lucide-react';
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
 import { useHref, type Expanded } from '../../../web/storefront/context.js';
+import { Floating } from '../../../web/storefront/floating.js';
 import { useSubject } from '../../rbac/web/session.js';
 import { orderQuantity, orderTotals } from '../pricing.js';
 import { CheckoutForm } from './checkout-form.js';
@@ -105,7 +106,7 @@ function CartButton({ className }: { className?: string }) {
       onClick={cartDrawer.open}
       aria-label={quantity === 1 ? w('openCartOne') : w('openCart', { count: quantity })}
       className={cn(
-        'fixed bottom-5 right-5 z-30 inline-flex h-14 w-14 items-center justify-center rounded-full bg-slate-900 text-white shadow-lg transition-transform hover:scale-105 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
+        'relative inline-flex h-14 w-14 items-center justify-center rounded-full bg-slate-900 text-white shadow-lg transition-transform hover:scale-105 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
         className,
       )}
     >
@@ -129,7 +130,10 @@ export function CartWidget({ row }: { row: Expanded }) {
   if (status !== 'signed-in') return null;
   return (
     <>
-      <CartButton className={row.className as string | undefined} />
+      {/* it floats over the page's bottom right corner, docked above the footer at the page's end (floating.tsx) */}
+      <Floating>
+        <CartButton className={row.className as string | undefined} />
+      </Floating>
       <CartSheet />
     </>
   );

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { Variant, type Expanded } from '../../../web/storefront/context.js';
 import { browserSandbox, fail, ME, mockFetch, ok, renderPage } from '../../rbac/web/test-utils.js';
@@ -164,6 +164,66 @@ describe('cart drawer (widget cart-default)', () => {
     expect(calls.find('POST', `${SHOP}/orders/checkout`)[0].data).toEqual({
       provider: 'stripe', email: 'gift@example.com', comment: 'Wrap it', billingModule: { currency: { id: usd.id } }, ecommerceModule: { orders: [{ id: 'o-1' }] },
     });
+  });
+
+  it('with no payment provider switched on, a message stands in for the empty select and the disabled button is described by it', async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([cart(2)]), 'GET /api/billing/providers': ok({ providers: [], default: null }) });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open cart, 2 items' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Cart' })).getByRole('form', { name: 'Checkout' });
+    const message = await within(form).findByText(/^No payment method is available yet/);
+    expect(message.getAttribute('role')).toBe('status');
+    expect(form.querySelector('select')).toBeNull();
+    expect(within(form).queryByRole('combobox')).toBeNull();
+    const button = within(form).getByRole('button', { name: 'Checkout $25' });
+    expect(button).toHaveProperty('disabled', true);
+    expect(button.getAttribute('aria-describedby')).toBe(message.id);
+    await user().type(within(form).getByLabelText('Comment'), 'Later then');
+    expect(button).toHaveProperty('disabled', true);
+  });
+
+  it('in Russian, and when the providers cannot be loaded, it says that instead', async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([cart(1)]), 'GET /api/billing/providers': ok({ providers: [], default: null }) });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />, { language: 'ru' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Открыть корзину, товаров: 1' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Корзина' });
+    expect(await within(drawer).findByText(/^Способов оплаты пока нет/)).toBeTruthy();
+    expect(within(drawer).getByRole('button', { name: /^Оформить заказ/ })).toHaveProperty('disabled', true);
+    cleanup();
+    cartDrawer.set(false);
+
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([cart(1)]), 'GET /api/billing/providers': fail(500, 'Internal Server Error') });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open cart, 1 item' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Cart' })).getByRole('form', { name: 'Checkout' });
+    expect(await within(form).findByText('The payment methods could not be loaded. Reload the page to try again.')).toBeTruthy();
+    expect(within(form).getByRole('button', { name: 'Checkout $12.50' })).toHaveProperty('disabled', true);
+  });
+
+  it("a failed checkout's error goes once a field is edited or the form is sent again", async () => {
+    const calls = mockFetch({
+      [`GET ${ME_PATH}`]: ok(ME),
+      [`GET ${SHOP}/orders`]: ok([cart(1)]),
+      'GET /api/billing/providers': PROVIDERS,
+      [`POST ${SHOP}/orders/checkout`]: [fail(502, 'The payment provider did not answer'), fail(502, 'The payment provider did not answer')],
+    });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open cart, 1 item' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Cart' })).getByRole('form', { name: 'Checkout' });
+    await waitFor(() => expect((within(form).getByLabelText('Payment provider') as HTMLSelectElement).value).toBe('dummy'));
+    fireEvent.click(within(form).getByRole('button', { name: 'Checkout $12.50' }));
+    expect(await within(form).findByText('The payment provider did not answer')).toBeTruthy();
+    await user().type(within(form).getByLabelText('Comment'), 'x');
+    expect(within(form).queryByText('The payment provider did not answer')).toBeNull();
+
+    fireEvent.click(within(form).getByRole('button', { name: 'Checkout $12.50' }));
+    expect(await within(form).findByText('The payment provider did not answer')).toBeTruthy();
+    await user().clear(within(form).getByLabelText('Invoice email'));
+    await user().type(within(form).getByLabelText('Invoice email'), 'nope');
+    fireEvent.click(within(form).getByRole('button', { name: 'Checkout $12.50' }));
+    expect(await within(form).findByText('Enter a valid email address')).toBeTruthy();
+    expect(within(form).queryByText('The payment provider did not answer')).toBeNull();
+    expect(calls.find('POST', `${SHOP}/orders/checkout`)).toHaveLength(2);
   });
 
   it('says so when the cart is empty', async () => {

@@ -74,7 +74,7 @@ export function accountMail({ ctx, later }: ChangeDeps) {
         'Verify your email',
         `Confirm that this address belongs to your account by opening this link within a day:\n${link}\n\nYour verification code: ${code}\n\nIf you did not sign up or add this address, ignore this email.`,
         'verify-email',
-        [code, encodeURIComponent(code)],
+        [...new Set([code, encodeURIComponent(code)])],
       );
     },
     /** tells an address about a change to the account it belongs to */

@@ -95,6 +95,35 @@ describe('identity settings', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it("Change Password: the server's error goes once the form is sent again (a failed check shows alone) or edited", async () => {
+    const path = `/api/rbac/identities/${EMAIL_ID}/change-password`;
+    const wrong = fail(400, 'The current password is wrong');
+    const api = mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`PATCH ${path}`]: [wrong, wrong] });
+    const user = userEvent.setup();
+    renderPage(<IdentitySettings row={widgetRow('identity-settings')} />);
+    await user.click(await screen.findByRole('button', { name: 'Change Password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change Password' });
+    await user.type(within(dialog).getByLabelText('Current password'), 'not-my-password');
+    await user.type(within(dialog).getByLabelText('New password'), 'a-new-password');
+    await user.click(within(dialog).getByRole('button', { name: 'Update password' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The current password is wrong');
+
+    // sent again, failing the client's check: the check alone
+    await user.clear(within(dialog).getByLabelText('New password'));
+    await user.type(within(dialog).getByLabelText('New password'), 'short');
+    await user.click(within(dialog).getByRole('button', { name: 'Update password' }));
+    expect(within(dialog).getAllByRole('alert').map((a) => a.textContent)).toEqual(['Use at least 8 characters']);
+    expect(api.find('PATCH', path)).toHaveLength(1);
+
+    // the server's error again; an edit alone clears it
+    await user.type(within(dialog).getByLabelText('New password'), '-but-longer');
+    await user.click(within(dialog).getByRole('button', { name: 'Update password' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The current password is wrong');
+    await user.type(within(dialog).getByLabelText('Current password'), 'x');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(api.find('PATCH', path)).toHaveLength(2);
+  });
+
   it("changes the email with the current password, showing 'Updating...' while pending", async () => {
     const path = `/api/rbac/subjects/${ME.id}/identities/${EMAIL_ID}`;
     let release!: () => void;

@@ -6,7 +6,7 @@ import { Skeleton } from '../../../web/ui/skeleton.js';
 import type { Expanded } from '../../../web/storefront/context.js';
 import { ApiError } from '../../../runtime/client/index.js';
 import { ROUTES, http, messageOf, useSubject, type Me } from './session.js';
-import { ButtonLink, Field, FormAlert, WidgetCard, useAction, useChecks } from './ui.js';
+import { ActionForm, ButtonLink, Field, FormAlert, WidgetCard, useAction, useChecks } from './ui.js';
 import { useRbacWords } from './words.js';
 
 type Step = { at: 'email' } | { at: 'confirm'; email: string } | { at: 'sent'; email: string };
@@ -50,7 +50,7 @@ function Confirm({ me, email, onBack, onDone }: { me: Me; email: string; onBack:
     });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label={w('confirmNewEmail')} className="flex flex-col gap-4">
+    <ActionForm action={action} onSubmit={submit} noValidate aria-label={w('confirmNewEmail')} className="flex flex-col gap-4">
       <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700">
         {w('addingEmail')} <strong className="break-all font-semibold">{email}</strong>
       </p>
@@ -72,7 +72,7 @@ function Confirm({ me, email, onBack, onDone }: { me: Me; email: string; onBack:
           {action.pending ? w('adding') : w('addEmail')}
         </Button>
       </div>
-    </form>
+    </ActionForm>
   );
 }
 

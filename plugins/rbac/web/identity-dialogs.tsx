@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { Button } from '../../../web/ui/button.js';
 import { Dialog } from '../../../web/ui/dialog.js';
 import { AUTH, http, messageOf, type Identity } from './session.js';
-import { Field, FormAlert, useAction, useChecks } from './ui.js';
+import { ActionForm, Field, FormAlert, useAction, useChecks } from './ui.js';
 import { useRbacWords } from './words.js';
 
 interface Props {
@@ -36,8 +36,8 @@ const identityPath = (subjectId: string, identityId: string) => `/api/rbac/subje
 
 /**
  * The identity dialogs' shape: a trigger button named like the dialog, a form of `children` fields, the
- * server's error and a submit button. `onOpen` runs as it opens, `reset` as it closes (a dialog reopened starts
- * clean).
+ * server's error (cleared by an edit or the next submit, ActionForm) and a submit button. `onOpen` runs as it
+ * opens, `reset` as it closes (a dialog reopened starts clean).
  */
 function FormDialog({ state, title, description, icon, submitLabel, onSubmit, onOpen, reset, children }: {
   state: ReturnType<typeof useDialogAction>;
@@ -68,13 +68,13 @@ function FormDialog({ state, title, description, icon, submitLabel, onSubmit, on
       className="max-w-md"
       trigger={<Button variant="outline" size="sm">{icon}{title}</Button>}
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={title}>
+      <ActionForm action={action} onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={title}>
         {children}
         <FormAlert>{action.error}</FormAlert>
         <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
           {action.pending ? w('updating') : submitLabel}
         </Button>
-      </form>
+      </ActionForm>
     </Dialog>
   );
 }

@@ -1,7 +1,7 @@
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
-import { useT, type Expanded } from '../../../web/storefront/context.js';
+import { useT, useTitleTag, type Expanded } from '../../../web/storefront/context.js';
 import { ROUTES, identityText, useSubject, type Identity } from './session.js';
 import { AddEmailIdentityDialog, ChangeEmailDialog, ChangePasswordDialog, DeleteIdentityDialog, ResendVerificationButton } from './identity-dialogs.js';
 import { ButtonLink, hasText } from './ui.js';
@@ -29,13 +29,14 @@ export function IdentitySettings({ row }: { row: Expanded }) {
   const t = useT();
   const w = useRbacWords();
   const { status, me, refetch } = useSubject();
+  const Title = useTitleTag(row);
   const title = t(row.title) || w('signInMethods');
   const subtitle = t(row.subtitle);
   const description = t(row.description);
   return (
     <section className={cn('mx-auto w-full max-w-7xl px-4 py-8 lg:py-12', row.className as string | undefined)}>
       <header className="mb-6 space-y-1">
-        <h2 className="text-2xl font-semibold tracking-tight">{title}</h2>
+        <Title className="text-2xl font-semibold tracking-tight">{title}</Title>
         {subtitle && <p className="text-slate-600">{subtitle}</p>}
         {description && hasText(description) && <RichTextView value={description} className="text-sm text-slate-500" />}
       </header>

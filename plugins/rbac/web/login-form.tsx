@@ -1,7 +1,7 @@
 import { Button } from '../../../web/ui/button.js';
 import { cn } from '../../../web/ui/cn.js';
 import type { SignedIn } from './session.js';
-import { Field, FormAlert, Link, useCredentialsForm } from './ui.js';
+import { ActionForm, Field, FormAlert, Link, useCredentialsForm } from './ui.js';
 import { useRbacWords } from './words.js';
 
 export { REFRESH_KEY } from './session.js';
@@ -30,7 +30,8 @@ export function LoginForm({ onSignedIn, title: ownTitle, embedded = false, forgo
   const { login, setLogin, password, setPassword, errors, action, submit } = useCredentialsForm('authentication', (r) => onSignedIn?.(r));
 
   return (
-    <form
+    <ActionForm
+      action={action}
       onSubmit={submit}
       noValidate
       aria-label={title}
@@ -59,6 +60,6 @@ export function LoginForm({ onSignedIn, title: ownTitle, embedded = false, forgo
           {w('noAccount')} <Link to={signUpHref}>{w('signUp')}</Link>
         </p>
       )}
-    </form>
+    </ActionForm>
   );
 }

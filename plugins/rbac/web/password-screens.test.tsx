@@ -34,6 +34,24 @@ describe('registration', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('An account with this email already exists');
     expect(sandbox.go).not.toHaveBeenCalled();
   });
+
+  it("the server's message goes once the form is edited or sent again", async () => {
+    mockFetch({ [`POST ${BASE}/email-and-password/registration`]: [fail(409, 'An account with this email already exists'), fail(409, 'An account with this email already exists')] });
+    const user = userEvent.setup();
+    renderPage(<Registration row={widgetRow('registration')} />);
+    await user.type(screen.getByLabelText('Email'), 'taken@example.com');
+    await user.type(screen.getByLabelText('Password'), 'long-enough');
+    await user.keyboard('{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toBe('An account with this email already exists');
+    await user.type(screen.getByLabelText('Email'), 'x');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await user.keyboard('{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toBe('An account with this email already exists');
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), 'short{Enter}');
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['Use at least 8 characters']);
+  });
 });
 
 describe('forgot password', () => {

@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { Button } from '../../../web/ui/button.js';
 import { useHref, type Expanded } from '../../../web/storefront/context.js';
 import { AUTH, ROUTES, browser, http } from './session.js';
-import { ButtonLink, Field, FormAlert, Link, WidgetCard, useAction, useChecks, useCredentialsForm } from './ui.js';
+import { ActionForm, ButtonLink, Field, FormAlert, Link, WidgetCard, useAction, useChecks, useCredentialsForm } from './ui.js';
 import { useRbacWords } from './words.js';
 
 /** how long the reset screen lets its toast be read before going to the sign-in page */
@@ -16,14 +16,14 @@ export function Registration({ row }: { row: Expanded }) {
   const { login, setLogin, password, setPassword, errors, action, submit } = useCredentialsForm('registration', () => browser.go(href('/')));
   return (
     <WidgetCard row={row} fallbackTitle={w('createAnAccount')} footer={<>{w('haveAccount')} <Link to={ROUTES.selectMethod}>{w('signIn')}</Link></>}>
-      <form onSubmit={submit} noValidate aria-label={w('registration')} className="flex flex-col gap-4">
+      <ActionForm action={action} onSubmit={submit} noValidate aria-label={w('registration')} className="flex flex-col gap-4">
         <Field label={w('email')} type="email" name="email" autoComplete="email" required value={login} error={errors.login} onChange={(e) => setLogin(e.target.value)} />
         <Field label={w('password')} type="password" name="password" autoComplete="new-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
         <FormAlert>{action.error}</FormAlert>
         <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
           {action.pending ? w('creatingAccount') : w('createAnAccount')}
         </Button>
-      </form>
+      </ActionForm>
     </WidgetCard>
   );
 }
@@ -49,7 +49,7 @@ export function ForgotPassword({ row }: { row: Expanded }) {
   };
   return (
     <WidgetCard row={row} fallbackTitle={w('forgotTitle')} footer={<>{w('remembered')} <Link to={ROUTES.selectMethod}>{w('signIn')}</Link></>}>
-      <form onSubmit={submit} noValidate aria-label={w('forgotTitle')} className="flex flex-col gap-4">
+      <ActionForm action={action} onSubmit={submit} noValidate aria-label={w('forgotTitle')} className="flex flex-col gap-4">
         <Field label={w('email')} type="email" name="email" autoComplete="email" required value={email} error={error} onChange={(e) => setEmail(e.target.value)} />
         <FormAlert>{action.error}</FormAlert>
         {sent && (
@@ -60,7 +60,7 @@ export function ForgotPassword({ row }: { row: Expanded }) {
         <Button type="submit" variant="primary" disabled={action.pending} aria-busy={action.pending}>
           {action.pending ? w('sending') : w('sendResetLink')}
         </Button>
-      </form>
+      </ActionForm>
     </WidgetCard>
   );
 }
@@ -97,7 +97,7 @@ export function ResetPassword({ row }: { row: Expanded }) {
   };
   return (
     <WidgetCard row={row} fallbackTitle={w('resetTitle')} footer={<Link to={ROUTES.forgotPassword}>{w('requestNewLink')}</Link>}>
-      <form onSubmit={submit} noValidate aria-label={w('resetTitle')} className="flex flex-col gap-4">
+      <ActionForm action={action} onSubmit={submit} noValidate aria-label={w('resetTitle')} className="flex flex-col gap-4">
         <Field label={w('newPassword')} name="password" type="password" autoComplete="new-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
         <Field
           label={w('confirmNewPassword')}
@@ -116,7 +116,7 @@ export function ResetPassword({ row }: { row: Expanded }) {
         <Button type="submit" variant="primary" disabled={!code || done || action.pending} aria-busy={action.pending}>
           {action.pending ? w('resetting') : w('resetTitle')}
         </Button>
-      </form>
+      </ActionForm>
     </WidgetCard>
   );
 }

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck, UserRound } from 'lucide-react';
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
-import { targets, useHref, usePage, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { targets, useHref, usePage, useT, useTitleTag, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { ME_KEY, ROUTES, browser, logout, subjectName, useSubject, type Me } from './session.js';
 import { ButtonLink, Link } from './ui.js';
 import { useRbacWords } from './words.js';
@@ -11,11 +11,12 @@ import { useRbacWords } from './words.js';
 /** 'rbac/widget/default': the title only */
 export function DefaultWidget({ row }: { row: Expanded }) {
   const t = useT();
+  const Title = useTitleTag(row);
   const title = t(row.title);
   if (!title) return null;
   return (
     <div className={cn('mx-auto max-w-7xl px-4 py-6', row.className as string | undefined)}>
-      <h2 className="text-2xl font-semibold tracking-tight">{title}</h2>
+      <Title className="text-2xl font-semibold tracking-tight">{title}</Title>
     </div>
   );
 }
@@ -143,12 +144,13 @@ export function SignedInSubject() {
 export function SubjectOverview({ row }: { row: Expanded }) {
   const t = useT();
   const subject = usePage().params['rbac.subject'];
+  const Title = useTitleTag(row);
   const title = t(row.title);
   return (
     <section className={cn('mx-auto w-full max-w-7xl px-4 py-8', row.className as string | undefined)}>
       {/* a public page's h1 is the subject's name: the widget title is then only an eyebrow */}
       {title && subject && <p className={`mb-3 ${EYEBROW}`}>{title}</p>}
-      {title && !subject && <h2 className="mb-4 text-2xl font-semibold tracking-tight">{title}</h2>}
+      {title && !subject && <Title className="mb-4 text-2xl font-semibold tracking-tight">{title}</Title>}
       {subject ? <PublicSubject subject={subject} /> : <SignedInSubject />}
     </section>
   );

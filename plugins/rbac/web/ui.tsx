@@ -1,9 +1,9 @@
-import { useCallback, useId, useRef, useState, type AnchorHTMLAttributes, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useCallback, useId, useRef, useState, type AnchorHTMLAttributes, type FormEvent, type FormHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Input } from '../../../web/ui/input.js';
 import { RichTextView, richTextPlain } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { BUTTON_VARIANTS } from '../../../web/ui/button.js';
-import { useHref, useT, type Expanded } from '../../../web/storefront/context.js';
+import { useHref, useT, useTitleTag, type Expanded } from '../../../web/storefront/context.js';
 import { ApiError } from '../../../runtime/client/index.js';
 import { AUTH, http, messageOf, storeRefresh, type SignedIn } from './session.js';
 import { useRbacWords } from './words.js';
@@ -92,11 +92,36 @@ export function useAction() {
   return { run, pending, error, setError };
 }
 
+/**
+ * A form that shows an action's server error: editing any of its fields or submitting it again clears that
+ * error, so an answer about an earlier attempt never stands beside the checks of a new one.
+ * @example <ActionForm action={save} onSubmit={submit}>…<FormAlert>{save.error}</FormAlert></ActionForm>
+ */
+export function ActionForm({ action, onSubmit, onChange, ...props }: Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'onSubmit'> & {
+  action: Pick<ReturnType<typeof useAction>, 'error' | 'setError'>;
+  onSubmit: (e: FormEvent<HTMLFormElement>) => unknown;
+}) {
+  return (
+    <form
+      {...props}
+      onChange={(e) => {
+        if (action.error) action.setError(undefined);
+        onChange?.(e);
+      }}
+      onSubmit={(e) => {
+        action.setError(undefined);
+        return onSubmit(e);
+      }}
+    />
+  );
+}
+
 export const hasText = (value: string) => richTextPlain(value).trim() !== '';
 
-/** the widget row's title, subtitle and description over the screen's content, in a centred card */
+/** the widget row's title (the page's h1 when it leads the page), subtitle and description over the screen's content, in a centred card */
 export function WidgetCard({ row, fallbackTitle, children, footer }: { row: Expanded; fallbackTitle: string; children: ReactNode; footer?: ReactNode }) {
   const t = useT();
+  const Title = useTitleTag(row);
   const title = t(row.title) || fallbackTitle;
   const subtitle = t(row.subtitle);
   const description = t(row.description);
@@ -104,7 +129,7 @@ export function WidgetCard({ row, fallbackTitle, children, footer }: { row: Expa
     <section className={cn('mx-auto w-full max-w-7xl px-4 py-10 lg:py-16', row.className as string | undefined)}>
       <div className="mx-auto w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <header className="mb-6 space-y-1.5 text-center">
-          <h2 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h2>
+          <Title className="text-2xl font-semibold tracking-tight text-slate-900">{title}</Title>
           {subtitle && <p className="text-sm font-medium text-slate-600">{subtitle}</p>}
           {description && hasText(description) && <RichTextView value={description} className="text-sm text-slate-500" />}
         </header>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { targets, useT, useTitleTag, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { cn } from '../../../web/ui/cn.js';
 import { RichTextView, richTextPlain } from '../../../web/ui/rich-text-view.js';
 
@@ -54,9 +54,13 @@ export function Section({ row, children, className }: { row: Expanded; children:
   );
 }
 
-/** title, subtitle and description of a widget, when it has them; className replaces the default bottom margin */
+/**
+ * title (the page's h1 when the widget leads the page, useTitleTag), subtitle and description of a widget, when it
+ * has them; className replaces the default bottom margin
+ */
 export function SectionHeader({ row, className }: { row: Expanded; className?: string }) {
   const t = useT();
+  const Title = useTitleTag(row);
   const title = t(row.title);
   const subtitle = t(row.subtitle);
   const description = t(row.description);
@@ -64,7 +68,7 @@ export function SectionHeader({ row, className }: { row: Expanded; className?: s
   return (
     <header className={cn('max-w-3xl', className ?? 'mb-8 lg:mb-10')}>
       {subtitle && <p className="mb-2 text-sm font-semibold uppercase tracking-wider text-indigo-600">{subtitle}</p>}
-      {title && <h2 className="section-title">{title}</h2>}
+      {title && <Title className="section-title">{title}</Title>}
       {hasRichText(description) && <RichTextView value={description} className="mt-4 text-lg leading-relaxed text-slate-600" />}
     </header>
   );

@@ -35,8 +35,10 @@ const textTemplate = (fallbackSubject: string, footer = FOOTER): Template => ({
  */
 export const templates: Record<string, Template> = {
   default: textTemplate('Notification'),
+  // each says once what to do with a mail nobody asked for: the reset mail in this footer, the verification mail in
+  // the sender's own text (plugins/rbac/server)
   'reset-password': textTemplate('Reset your password', 'If you did not ask for this, ignore this email: your password stays as it is.'),
-  'verify-email': textTemplate('Verify your email', 'If you did not sign up or add this address, ignore this email.'),
+  'verify-email': textTemplate('Verify your email'),
   'account-changed': textTemplate('Your account changed'),
   'crm-form-request': {
     subject: (p) => p.subject || `New request: ${str(p.data.formTitle, 'a form')}`,

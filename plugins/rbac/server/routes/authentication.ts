@@ -206,9 +206,10 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
       await notifications().sendEmail({
         to: found.email as string,
         subject: 'Reset your password',
-        text: `Someone asked to reset the password of your account.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nYour reset code: ${code}\n\nIf it was not you, ignore this email.`,
+        // the 'reset-password' template ends with what to do if it was not you
+        text: `Someone asked to reset the password of your account.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nYour reset code: ${code}`,
         template: 'reset-password',
-        secrets: [code, encodeURIComponent(code)],
+        secrets: [...new Set([code, encodeURIComponent(code)])],
       });
     });
     return c.json({ data: { message: 'Reset link sent' } });

@@ -1,0 +1,235 @@
+import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { SCREENSHOTS } from '../helpers/browser.js';
+import { DESKTOP, eventually, PHONE, shown, startStorefront, type Storefront } from '../helpers/storefront.js';
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** the boxes of the visible links and buttons under `scope`, named for the failure message */
+async function controls(scope: Locator): Promise<{ name: string; box: Box }[]> {
+  const found: { name: string; box: Box }[] = [];
+  for (const control of await scope.locator('a, button').all()) {
+    const box = await control.boundingBox();
+    if (!box || !box.width || !box.height || !(await control.isVisible())) continue;
+    found.push({ name: ((await control.getAttribute('aria-label')) ?? (await control.textContent()) ?? '').trim(), box });
+  }
+  return found;
+}
+
+/** the names of the controls of `scope` that `box` covers */
+const covered = async (scope: Locator, box: Box) => (await controls(scope)).filter((c) => overlap(c.box, box)).map((c) => c.name);
+
+/**
+ * The links and buttons (of `within`) in the viewport that `cover` (a selector) lies on: at one of five points of the control (its
+ * centre and corners, 2 px in) the topmost element is inside `cover`. A control under an element above both (the
+ * sticky header) is not covered by it.
+ */
+const coveredBy = (page: Page, cover: string, within = 'body') =>
+  page.evaluate(({ cover, within }) => {
+    const hits: string[] = [];
+    for (const control of document.querySelectorAll(`${within} a, ${within} button`)) {
+      if (control.closest(cover)) continue;
+      const r = control.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      const points = [[r.left + r.width / 2, r.top + r.height / 2], [r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]];
+      const inView = points.filter(([x, y]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight);
+      if (inView.some(([x, y]) => document.elementFromPoint(x, y)?.closest(cover))) hits.push((control.getAttribute('aria-label') ?? control.textContent ?? '').trim());
+    }
+    return hits;
+  }, { cover, within });
+
+const CART = 'button[aria-label^="Open cart"]';
+
+/** a toast once it has slid in (sonner marks it mounted, then moves it for 400 ms) */
+async function toastBox(page: Page, text: string): Promise<Box> {
+  const toast = page.locator('[data-sonner-toast][data-mounted="true"]', { hasText: text });
+  await shown(toast);
+  await page.waitForTimeout(500);
+  return (await toast.boundingBox())!;
+}
+
+/**
+ * UX of the storefront where the shop has no payment provider switched on (BILLING_DUMMY=off, the production
+ * default): checkout says why it cannot be paid; the change-password dialog drops a server error once the form is
+ * edited or sent again; toasts and the floating cart button leave the header's controls and the page's links free.
+ * Screenshots under .tmp/screenshots/ux-*.png.
+ */
+describe('storefront UX in Chromium, no payment provider', () => {
+  let site: Storefront;
+  let server: Storefront['server'];
+  let page: Page;
+  let problems: string[];
+
+  beforeAll(async () => {
+    // the billing plugin reads its providers from the process environment (plugins/billing/server/providers)
+    vi.stubEnv('BILLING_DUMMY', 'off');
+    site = await startStorefront('ux');
+    ({ server, page, problems } = site);
+    await page.goto(server.url + '/rbac/subject/authentication/email-and-password/registration', { waitUntil: 'networkidle' });
+    await page.getByLabel('Email').fill('ux-shopper@example.com');
+    await page.getByLabel('Password').fill('ux-shopper-password');
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.waitForURL(server.url + '/');
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await site?.failed(ctx.task.name);
+  });
+  afterAll(async () => {
+    await site?.close();
+    vi.unstubAllEnvs();
+  });
+
+  it('an added product shows its toast at the bottom: clear of the header controls and the cart button, at 1280 and 390 px', async () => {
+    await page.goto(server.url + '/ecommerce/products/shop-template', { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    const toast = await toastBox(page, 'Updated successfully');
+    await page.screenshot({ path: join(SCREENSHOTS, 'ux-toast-1280.png') });
+    expect(await covered(page.locator('header'), toast)).toEqual([]);
+    expect(overlap(toast, (await page.getByRole('button', { name: /^Open cart/ }).boundingBox())!)).toBe(false);
+    expect(toast.y).toBeGreaterThan(DESKTOP.height / 2);
+
+    const phone = await site.open(PHONE, '390', { signedIn: true });
+    await phone.goto(server.url + '/ecommerce/products/hosting-plan', { waitUntil: 'networkidle' });
+    await phone.getByRole('button', { name: 'Add to cart' }).click();
+    const phoneToast = await toastBox(phone, 'Updated successfully');
+    await phone.screenshot({ path: join(SCREENSHOTS, 'ux-toast-390.png') });
+    expect(await covered(phone.locator('header'), phoneToast)).toEqual([]);
+    const cartButton = (await phone.getByRole('button', { name: /^Open cart/ }).boundingBox())!;
+    expect(overlap(phoneToast, cartButton)).toBe(false);
+    expect(phoneToast.y + phoneToast.height).toBeLessThanOrEqual(cartButton.y);
+    await phone.close();
+  });
+
+  it("the contact form's toast is at the bottom too, clear of the header", async () => {
+    const phone = await site.open(PHONE, '390');
+    await phone.goto(server.url + '/', { waitUntil: 'networkidle' });
+    await phone.getByLabel('Your name').fill('Ada');
+    await phone.getByLabel('Email').fill('ada@example.com');
+    await phone.getByLabel('Message').fill('A shop in two languages, please.');
+    await phone.getByRole('button', { name: 'Submit' }).click();
+    const toast = await toastBox(phone, 'Form submitted successfully');
+    await phone.screenshot({ path: join(SCREENSHOTS, 'ux-form-toast-390.png') });
+    expect(await covered(phone.locator('header'), toast)).toEqual([]);
+    expect(toast.y).toBeGreaterThan(PHONE.height / 2);
+    await phone.close();
+  });
+
+  it('checkout with no provider switched on says so instead of an empty select, and stays disabled, in en and ru', async () => {
+    expect((await server.api('GET', '/api/billing/providers')).body.data).toEqual({ providers: [], default: null });
+    await page.goto(server.url + '/ecommerce/products/shop-template', { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: /^Open cart/ }).click();
+    const form = page.getByRole('dialog', { name: 'Cart' }).getByRole('form', { name: 'Checkout' });
+    const message = form.getByRole('status').filter({ hasText: 'No payment method is available yet' });
+    await shown(message);
+    expect(await form.locator('select').count()).toBe(0);
+    expect(await form.getByRole('combobox').count()).toBe(0);
+    const button = form.getByRole('button', { name: /^Checkout / });
+    expect(await button.isDisabled()).toBe(true);
+    // the disabled button is described by the reason
+    const described = await button.getAttribute('aria-describedby');
+    expect(described).toBeTruthy();
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe(await message.textContent());
+    // editing the other fields does not turn it on
+    await form.getByLabel('Comment').fill('Whenever you can take money');
+    expect(await button.isDisabled()).toBe(true);
+    await message.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'ux-checkout-no-provider-1280.png') });
+    await page.keyboard.press('Escape');
+
+    const phone = await site.open(PHONE, '390 ru', { signedIn: true });
+    await phone.goto(server.url + '/ru/ecommerce/products/shop-template', { waitUntil: 'networkidle' });
+    await phone.getByRole('button', { name: /^Открыть корзину/ }).click();
+    const ruForm = phone.getByRole('dialog', { name: 'Корзина' }).getByRole('form', { name: 'Оформить заказ' });
+    await shown(ruForm.getByRole('status').filter({ hasText: 'Способов оплаты пока нет' }));
+    expect(await ruForm.locator('select').count()).toBe(0);
+    expect(await ruForm.getByRole('button', { name: /^Оформить заказ / }).isDisabled()).toBe(true);
+    await ruForm.getByRole('status').scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: join(SCREENSHOTS, 'ux-checkout-no-provider-390-ru.png') });
+    await phone.close();
+  });
+
+  it('the floating cart button covers no link of the footer at any scroll, nor any control at the page end or a focused link, at 1280 and 390 px', async () => {
+    for (const [viewport, label] of [[DESKTOP, '1280'], [PHONE, '390']] as const) {
+      const p = await site.open(viewport, label, { signedIn: true });
+      for (const path of ['/rbac/subject/authentication/select-method', '/ecommerce/orders', '/']) {
+        await p.goto(server.url + path, { waitUntil: 'networkidle' });
+        const cart = p.getByRole('button', { name: /^Open cart/ });
+        await shown(cart);
+        await p.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await p.waitForTimeout(200);
+        expect(await coveredBy(p, CART), `${label} ${path}`).toEqual([]);
+        if (path === '/rbac/subject/authentication/select-method') await p.screenshot({ path: join(SCREENSHOTS, `ux-page-end-${label}.png`) });
+      }
+      // scrolled through the page in 20 px steps: the button never rests on a link of the footer (docked above it)
+      await p.goto(server.url + '/rbac/subject/authentication/select-method', { waitUntil: 'networkidle' });
+      await shown(p.getByRole('button', { name: /^Open cart/ }));
+      const underButton = new Set<string>();
+      const end = await p.evaluate(() => document.documentElement.scrollHeight - innerHeight);
+      for (let y = 0; y <= end + 20; y += 20) {
+        await p.evaluate((y) => window.scrollTo(0, y), Math.min(y, end));
+        for (const name of await coveredBy(p, CART, 'footer')) underButton.add(`${name} at ${Math.min(y, end)}`);
+      }
+      expect([...underButton], label).toEqual([]);
+      await p.screenshot({ path: join(SCREENSHOTS, `ux-page-full-${label}.png`), fullPage: true });
+      // keyboard focus brings a footer link above the button, not under it
+      for (const name of ['Create an account', 'Forgot password']) {
+        await p.evaluate(() => window.scrollTo(0, 0));
+        const link = p.locator('footer').getByRole('link', { name, exact: true });
+        await link.focus();
+        await p.waitForTimeout(100);
+        const box = (await link.boundingBox())!;
+        expect(overlap(box, (await p.getByRole('button', { name: /^Open cart/ }).boundingBox())!), `${label} ${name}`).toBe(false);
+        const hit = await p.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('a')?.textContent ?? null, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+        expect(hit).toBe(name);
+      }
+      await p.close();
+    }
+    // a visitor has no floating button, and the page keeps no room for one
+    const visitor = await site.open(DESKTOP, 'visitor');
+    await visitor.goto(server.url + '/', { waitUntil: 'networkidle' });
+    expect(await visitor.getByRole('button', { name: /^Open cart/ }).count()).toBe(0);
+    expect((await visitor.locator('[data-floating-dock]').boundingBox())?.height ?? 0).toBe(0);
+    await visitor.close();
+    expect(problems).toEqual([]);
+  });
+
+  it("Change Password: the server's error goes once the form is sent again or edited", async () => {
+    await page.goto(server.url + '/rbac/subjects/settings', { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    await shown(dialog);
+    const serverError = dialog.getByRole('alert').filter({ hasText: 'The current password is wrong' });
+
+    // a wrong current password: the server says so
+    await dialog.getByLabel('Current password').fill('not-my-password');
+    await dialog.getByLabel('New password').fill('a-new-password');
+    await dialog.getByRole('button', { name: 'Update password' }).click();
+    await shown(serverError);
+    await page.screenshot({ path: join(SCREENSHOTS, 'ux-change-password-server-error-1280.png') });
+
+    // sent again with a new password too short: only the field's own check shows
+    await dialog.getByLabel('New password').fill('short');
+    await dialog.getByRole('button', { name: 'Update password' }).click();
+    await shown(dialog.getByText('Use at least 8 characters'));
+    expect(await serverError.count()).toBe(0);
+    expect(await dialog.getByRole('alert').allTextContents()).toEqual(['Use at least 8 characters']);
+    await page.screenshot({ path: join(SCREENSHOTS, 'ux-change-password-check-1280.png') });
+
+    // the server's error again, then an edit alone clears it
+    await dialog.getByLabel('New password').fill('a-new-password');
+    await dialog.getByRole('button', { name: 'Update password' }).click();
+    await shown(serverError);
+    await dialog.getByLabel('Current password').fill('ux-shopper-passwor');
+    await eventually(async () => expect(await serverError.count()).toBe(0));
+
+    // and the right password changes it (last: the other tests use this session)
+    await dialog.getByLabel('Current password').fill('ux-shopper-password');
+    await dialog.getByRole('button', { name: 'Update password' }).click();
+    await shown(page.getByText('Updated successfully'));
+    await eventually(async () => expect(await dialog.count()).toBe(0));
+    const signIn = await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/authentication', { data: { login: 'ux-shopper@example.com', password: 'a-new-password' } });
+    expect(signIn.status).toBe(200);
+  });
+});
