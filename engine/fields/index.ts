@@ -48,6 +48,40 @@ const uuid = (raw: unknown) => {
 };
 const col = (f: Field) => JSON.stringify(f.column);
 
+/**
+ * One rule for a date and a date-time, for a body's value (runtime/crud/validate.ts makes the JSON Schema formats
+ * `date` and `date-time` these functions) and a filter's value alike: the ISO 8601 form below, a real calendar day,
+ * in the years 0001 to 9999. Both databases hold exactly that: PostgreSQL has no year 0, and past 9999 a Date's JSON
+ * text is `+010000-…`, which PostgreSQL refuses. A date-time names its offset (Z or ±HH:mm, never the server's
+ * time zone) and is read as ECMAScript reads that form (`new Date`, as the write path does), years below 100
+ * included; its instant, in UTC, must lie in those years too.
+ */
+export const DATE_RULE = 'must be a date YYYY-MM-DD (ISO 8601): a real calendar day in the years 0001 to 9999';
+export const DATETIME_RULE =
+  'must be a date-time YYYY-MM-DDTHH:mm:ss[.sss] ending in Z or ±HH:mm (ISO 8601, e.g. 2026-01-31T09:30:00Z): a real calendar day and time in the years 0001 to 9999 (UTC)';
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
+/** the first and the last millisecond of the years 0001 to 9999, in UTC */
+const FIRST_MS = -62135596800000;
+const LAST_MS = 253402300799999;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isDay = (y: number, m: number, d: number) =>
+  y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= (m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : MONTH_DAYS[m - 1]);
+/** the date as it is when `s` keeps the date rule (DATE_RULE), else undefined */
+export function dateOf(s: string): string | undefined {
+  const m = DATE_RE.exec(s);
+  return m && isDay(+m[1], +m[2], +m[3]) ? s : undefined;
+}
+/** the instant `s` names when it keeps the date-time rule (DATETIME_RULE), else undefined */
+export function dateTimeOf(s: string): Date | undefined {
+  const m = DATETIME_RE.exec(s);
+  if (!m || !isDay(+m[1], +m[2], +m[3]) || +m[4] > 23 || +m[5] > 59 || +m[6] > 59) return undefined;
+  if (m[7] !== undefined && (+m[7] > 23 || +m[8] > 59)) return undefined;
+  const d = new Date(s);
+  const ms = d.getTime();
+  return ms >= FIRST_MS && ms <= LAST_MS ? d : undefined;
+}
+
 export const fieldTypes = {
   text: {
     jsonSchema: (f) => ({
@@ -126,9 +160,8 @@ export const fieldTypes = {
     imports: { sqlite: ['integer'], pg: ['timestamp'] },
     filterMethods: COMPARE,
     parse: (raw) => {
-      const s = str(raw);
-      const d = /^\d+$/.test(s) ? new Date(Number(s)) : new Date(s);
-      if (Number.isNaN(d.getTime())) throw 'must be a date-time (ISO 8601)';
+      const d = typeof raw === 'string' ? dateTimeOf(raw) : undefined;
+      if (!d) throw DATETIME_RULE;
       return d;
     },
     widget: 'datetime',
@@ -139,8 +172,8 @@ export const fieldTypes = {
     imports: { sqlite: ['text'], pg: ['date'] },
     filterMethods: COMPARE,
     parse: (raw) => {
-      const s = str(raw);
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || Number.isNaN(Date.parse(s))) throw 'must be a date (YYYY-MM-DD)';
+      const s = typeof raw === 'string' ? dateOf(raw) : undefined;
+      if (s === undefined) throw DATE_RULE;
       return s;
     },
     widget: 'date',

@@ -2,11 +2,16 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Entity, Model } from '../../engine/model.js';
 import { bodySchema } from '../../engine/json-schema.js';
+import { DATE_RULE, DATETIME_RULE, dateOf, dateTimeOf } from '../../engine/fields/index.js';
 import { SAFE_FILE_PATTERN, SAFE_LINK_PATTERN } from '../../engine/links.js';
 import { badRequest, type Cause } from '../http/errors.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: false });
 (addFormats as unknown as (a: Ajv) => void)(ajv);
+// a date and a date-time keep the field registry's one rule, in a body as in a filter's value (years 0001 to 9999)
+ajv.addFormat('date', { type: 'string', validate: (s: string) => dateOf(s) !== undefined });
+ajv.addFormat('date-time', { type: 'string', validate: (s: string) => dateTimeOf(s) !== undefined });
+const FORMAT_RULES: Record<string, string> = { date: DATE_RULE, 'date-time': DATETIME_RULE };
 
 const cache = new WeakMap<Entity, Record<'create' | 'update', ValidateFunction>>();
 
@@ -40,6 +45,10 @@ function causeOf(err: ErrorObject, prefix: string): Cause {
     }
     case 'enum':
       return { field: at, rule: 'enum', message: `${at} must be one of: ${(p.allowedValues as unknown[]).join(', ')}` };
+    case 'format':
+      // a date or a date-time says what it accepts; any other format as ajv words it
+      if (Object.hasOwn(FORMAT_RULES, String(p.format))) return { field: at, rule: 'format', message: `${at || 'data'} ${FORMAT_RULES[String(p.format)]}` };
+      return { field: at, rule: err.keyword, message: `${at || 'data'} ${err.message}` };
     case 'propertyNames':
       return { field: at, rule: 'language', message: `${at} keys must be language codes such as en, ru` };
     // the allow-lists of urls (engine/links.ts) say what they take, not their regular expression

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import { PgTimestamp } from 'drizzle-orm/pg-core';
 import { join } from 'node:path';
 import { readsFromPrimary } from './read-routing.js';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
@@ -46,6 +47,78 @@ const asText = (v: string) => v;
 const DRIZZLE_TYPES = {
   getTypeParser: ((typeId: number, format?: 'text' | 'binary') => (AS_TEXT.has(typeId) ? asText : pg.types.getTypeParser(typeId, format))) as typeof pg.types.getTypeParser,
 };
+
+/** days from 1970-01-01 to a day of the proleptic Gregorian calendar (H. Hinnant's days_from_civil) */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719468;
+}
+
+/** the two digits at `i` as a number, or -1 */
+const two = (s: string, i: number) => {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+};
+
+/**
+ * The instant PostgreSQL's text of a `timestamp` or `timestamptz` names (DateStyle ISO: `0050-06-15 12:00:00.5+00`,
+ * `10000-01-01 00:19:32+00:19:32 BC`; no offset: UTC, as drizzle reads a timestamp without time zone), to the
+ * millisecond, worked out from its parts: the years 0001 to 0099 stay themselves (`new Date(text)`, drizzle's own
+ * reading, takes `0050-06-15 12:00:00+00` for 1950), as do offsets with seconds (a session time zone's local mean
+ * time before 1900), years past 9999 and BC. `infinity` and any other text go to Date as before. Read by char codes:
+ * a list's dates are decoded per value, and this takes about half the time `new Date(text)` does (95 ns, 180).
+ */
+export function timestampFromPg(text: string): Date {
+  let i = 0;
+  let year = 0;
+  for (let c = text.charCodeAt(0); c >= 48 && c <= 57; c = text.charCodeAt(++i)) year = year * 10 + c - 48;
+  const month = two(text, i + 1);
+  const day = two(text, i + 4);
+  const hours = two(text, i + 7);
+  const minutes = two(text, i + 10);
+  const seconds = two(text, i + 13);
+  if (i < 4 || text.charCodeAt(i) !== 45 || text.charCodeAt(i + 3) !== 45 || text.charCodeAt(i + 6) !== 32 || text.charCodeAt(i + 9) !== 58 || text.charCodeAt(i + 12) !== 58 || (month | day | hours | minutes | seconds) < 0) return new Date(text);
+  i += 15;
+  let millis = 0;
+  if (text.charCodeAt(i) === 46) {
+    // a fraction: its first three digits are the milliseconds (Date keeps no finer), the rest is cut off
+    let scale = 100;
+    for (let c = text.charCodeAt(++i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) {
+      millis += (c - 48) * scale;
+      scale = scale > 1 ? scale / 10 : 0;
+    }
+  }
+  let offset = 0;
+  const sign = text.charCodeAt(i);
+  if (sign === 43 || sign === 45) {
+    let part = two(text, i + 1);
+    if (part < 0) return new Date(text);
+    offset = part * 3600;
+    i += 3;
+    for (let unit = 60; unit >= 1 && text.charCodeAt(i) === 58; unit /= 60, i += 3) {
+      if ((part = two(text, i + 1)) < 0) return new Date(text);
+      offset += part * unit;
+    }
+    if (sign === 45) offset = -offset;
+  }
+  if (i !== text.length) {
+    if (text.length !== i + 3 || text.slice(i) !== ' BC') return new Date(text);
+    year = 1 - year;
+  }
+  return new Date(daysFromCivil(year, month, day) * 86400000 + ((hours * 60 + minutes) * 60 + seconds - offset) * 1000 + millis);
+}
+
+/**
+ * Every timestamp column drizzle reads on PostgreSQL, through drizzle's queries (get, relations, returning rows) and
+ * through `queryRaw`'s rows (`Repository.decode` calls the column's mapFromDriverValue), is read by
+ * `timestampFromPg`: the value written is the value read, for every year a date-time field takes.
+ */
+(PgTimestamp.prototype as { mapFromDriverValue(value: unknown): unknown }).mapFromDriverValue = (value: unknown) =>
+  typeof value === 'string' ? timestampFromPg(value) : value;
 
 /** a fixed key so that instances starting together migrate one at a time */
 const MIGRATION_LOCK = 4_000_001;
