@@ -44,7 +44,10 @@ type Filter = NonNullable<NonNullable<FindParams<Row>['filters']>['and']>[number
 /** a local calendar day as the instant it starts */
 const dayStart = (day: string, offset = 0) => {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d + offset).toISOString();
+  // setFullYear: the Date constructor reads the years 0 to 99 as 1900 to 1999
+  const start = new Date(2000, 0, 1);
+  start.setFullYear(y, m - 1, d + offset);
+  return start.toISOString();
 };
 
 /** the server filters of a list: its fixed filter, the chosen ones (all must hold) and the search (any column contains it) */

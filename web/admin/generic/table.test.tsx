@@ -83,6 +83,11 @@ describe('the generic table', () => {
       { column: 'createdAt', method: 'gte', value: new Date(2026, 2, 1).toISOString() },
       { column: 'createdAt', method: 'lt', value: new Date(2026, 2, 3).toISOString() },
     ]);
+    // a day in the years 1 to 99 is that year, not 19xx (the Date constructor's reading of two-digit years)
+    const early = listFilters(order, { ...DEFAULT_STATE, filters: { 'createdAt.from': '0050-06-15', 'createdAt.to': '0050-06-15' } }, ['en'])!.and!;
+    const local = (y: number, m: number, d: number) => { const at = new Date(2000, 0, 1); at.setFullYear(y, m, d); return at.toISOString(); };
+    expect(early.map((c) => (c as { value: string }).value)).toEqual([local(50, 5, 15), local(50, 5, 16)]);
+    expect((early[0] as { value: string }).value).toMatch(/^0050-06-1[45]T/);
     const currency = entity('billing/currency');
     expect(listFilters(currency, { ...DEFAULT_STATE, filters: { isDefault: 'true' } }, ['en'])!.and).toEqual([{ column: 'isDefault', method: 'eq', value: true }]);
   });
