@@ -87,6 +87,23 @@ export function bodyValidator<T>(schema: Record<string, unknown>) {
   };
 }
 
+/** where in a JSON value a number is not finite (1e400 parses as Infinity), as a field path; undefined when none is */
+function infiniteAt(v: unknown, path: string): string | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : path;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const at = infiniteAt(v[i], `${path}[${i}]`);
+      if (at) return at;
+    }
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const at = infiniteAt(x, `${path}.${k}`);
+      if (at) return at;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Validates a body's data against the entity's manifest (compiled once per entity). Throws a 400
  * whose causes name each field and rule.
@@ -108,5 +125,11 @@ export function validateBody(entity: Entity, model: Model, mode: 'create' | 'upd
     for (const name of blanks) delete (data as Record<string, unknown>)[name];
   }
   check(validate, data, prefix);
+  // a JSON document holds finite numbers only: JSON.parse reads 1e400 as Infinity, which would be stored as null
+  for (const f of entity.fields) {
+    if (f.kind !== 'json') continue;
+    const at = infiniteAt((data as Record<string, unknown>)[f.name], f.name);
+    if (at) throw badRequest(`Validation failed: ${prefix ? prefix + '.' : ''}${at} is a number too large to store`, [{ field: `${prefix ? prefix + '.' : ''}${at}`, rule: 'finite', message: `${at} must be a finite number` }]);
+  }
   return { ...(data as Record<string, unknown>), ...Object.fromEntries(blanks.map((name) => [name, ''])) };
 }

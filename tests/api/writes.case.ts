@@ -229,6 +229,20 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect((await t.call('POST', `${P}/bulk`, { data: {} })).status).toBe(400);
     });
 
+    it('a JSON document holds finite numbers: 1e400 (read as Infinity, stored as null) is a 400 naming where', async () => {
+      const M = '/api/broadcast/messages';
+      const before = await count(M);
+      const r = await t.call('POST', M, '{"data":{"payload":{"text":"x","n":[1,{"big":1e400}]}}}');
+      expect(r.status).toBe(400);
+      expect(r.body.cause).toEqual([{ field: 'payload.n[1].big', rule: 'finite', message: 'payload.n[1].big must be a finite number' }]);
+      const bulk = await t.call('POST', `${M}/bulk`, '{"data":[{"payload":{"a":1}},{"payload":{"a":-1e999}}]}');
+      expect(bulk.body.cause[0].field).toBe('data[1].payload.a');
+      expect(await count(M)).toBe(before);
+      const fine = await t.call('POST', M, '{"data":{"payload":{"n":1.5e300}}}');
+      expect(fine.status).toBe(201);
+      expect((await t.call('GET', `${M}/${fine.body.data.id}`)).body.data.payload).toEqual({ n: 1.5e300 });
+    });
+
     it('a text kept in an index holds at most 500 characters (250 in a unique group): longer is a 400 naming it, the same on both databases', async () => {
       const varied = (n: number, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789') => Array.from({ length: n }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
       const C = '/api/blog/categories';
