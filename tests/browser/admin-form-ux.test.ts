@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { sqliteDatabase } from '../helpers/databases.js';
-import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
+import type { Locator, Page } from 'playwright-core';
+import { adminInBrowser } from '../helpers/admin.js';
+import { SCREENSHOTS } from '../helpers/browser.js';
 
 /**
  * The admin's forms and keyboard, as a tester found them wanting: a required enum (or one with a default) offers
@@ -20,35 +20,21 @@ const ADMIN = 'admin@example.com';
 const PASSWORD = 'admin-password';
 
 describe('admin forms and keyboard in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startTestServer>>;
-  let browser: Browser;
+  let admin: Awaited<ReturnType<typeof adminInBrowser>>;
+  let server: Awaited<ReturnType<typeof adminInBrowser>>['server'];
   let page: Page;
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(sqliteDatabase(), { ADMIN_EMAILS: ADMIN });
-    const registered = await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: ADMIN, password: PASSWORD } });
-    expect(registered.status).toBe(201);
-    const me = await server.api('GET', '/api/rbac/subjects/authentication/me', undefined, { authorization: `Bearer ${registered.body.data.jwt}` });
-    expect((await server.system('POST', '/api/rbac/subjects-to-roles', { data: { subjectId: me.body.data.id, roleId: '8b3e4c60-0000-4000-8000-000000000001' } })).status).toBe(201);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    admin = await adminInBrowser(ADMIN, PASSWORD);
+    ({ server, page } = admin);
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    await page.goto(`${server.url}/admin/`);
-    await page.getByLabel('Email').fill(ADMIN);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Login' }).click();
-    await shown(page.getByRole('navigation', { name: 'Models' }));
+    await admin.signIn();
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page?.screenshot({ path: join(SCREENSHOTS, `failed-form-ux-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`) });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterEach((ctx) => admin?.screenshotIfFailed(ctx, 'failed-form-ux'));
+  afterAll(() => admin?.close());
 
   const table = (entity: string) => page.locator(`section[data-entity="${entity}"]`).first();
   const dialog = () => page.getByRole('dialog').last();

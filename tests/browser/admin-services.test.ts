@@ -1,45 +1,30 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { sqliteDatabase } from '../helpers/databases.js';
-import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
+import type { Locator, Page } from 'playwright-core';
+import { adminInBrowser } from '../helpers/admin.js';
+import { SCREENSHOTS } from '../helpers/browser.js';
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 20_000 });
 const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 20_000, interval: 100 });
 
 const ADMIN = 'services-admin@example.com';
 const PASSWORD = 'admin-password';
-const ADMIN_ROLE = '8b3e4c60-0000-4000-8000-000000000001';
 
 /** the admin's views of the service modules: agents' run history (and, below, the dashboard and live updates) */
 describe('admin: service modules in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startTestServer>>;
-  let browser: Browser;
+  let admin: Awaited<ReturnType<typeof adminInBrowser>>;
+  let server: Awaited<ReturnType<typeof adminInBrowser>>['server'];
   let page: Page;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(sqliteDatabase(), { ADMIN_EMAILS: ADMIN });
-    const registered = await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: ADMIN, password: PASSWORD } });
-    expect(registered.status).toBe(201);
-    const me = await server.api('GET', '/api/rbac/subjects/authentication/me', undefined, { authorization: `Bearer ${registered.body.data.jwt}` });
-    expect((await server.system('POST', '/api/rbac/subjects-to-roles', { data: { subjectId: me.body.data.id, roleId: ADMIN_ROLE } })).status).toBe(201);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    admin = await adminInBrowser(ADMIN, PASSWORD);
+    ({ server, page } = admin);
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/admin/`);
-    await page.getByLabel('Email').fill(ADMIN);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Login' }).click();
-    await shown(page.getByRole('navigation', { name: 'Models' }));
+    await admin.signIn(20_000);
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page?.screenshot({ path: join(SCREENSHOTS, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`) });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterEach((ctx) => admin?.screenshotIfFailed(ctx));
+  afterAll(() => admin?.close());
 
   it('an agent\'s form shows its runs: none yet, then one started with Run now, with its trigger, status and result', async () => {
     const agents = (await server.system('GET', '/api/agent/agents?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=check-pending-payment-intents')).body.data;

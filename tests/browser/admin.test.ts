@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { sqliteDatabase } from '../helpers/databases.js';
-import { launchBrowser, SCREENSHOTS, startTestServer } from '../helpers/browser.js';
+import type { Locator, Page } from 'playwright-core';
+import { adminInBrowser } from '../helpers/admin.js';
+import { SCREENSHOTS } from '../helpers/browser.js';
 
 
 /** playwright-core has no test runner: these wait the way its assertions would */
@@ -17,29 +17,18 @@ const ADMIN = 'admin@example.com';
 const PASSWORD = 'admin-password';
 
 describe('admin back office in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startTestServer>>;
-  let browser: Browser;
+  let admin: Awaited<ReturnType<typeof adminInBrowser>>;
+  let server: Awaited<ReturnType<typeof adminInBrowser>>['server'];
   let page: Page;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(sqliteDatabase(), { ADMIN_EMAILS: ADMIN });
-    const registered = await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: ADMIN, password: PASSWORD } });
-    expect(registered.status).toBe(201);
-    // an unverified ADMIN_EMAILS address grants nothing: the admin role is given by the system, as admin:create does
-    const me = await server.api('GET', '/api/rbac/subjects/authentication/me', undefined, { authorization: `Bearer ${registered.body.data.jwt}` });
-    expect((await server.system('POST', '/api/rbac/subjects-to-roles', { data: { subjectId: me.body.data.id, roleId: '8b3e4c60-0000-4000-8000-000000000001' } })).status).toBe(201);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    admin = await adminInBrowser(ADMIN, PASSWORD);
+    ({ server, page } = admin);
     page.on('pageerror', (e) => errors.push(e.message));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page?.screenshot({ path: join(SCREENSHOTS, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`) });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterEach((ctx) => admin?.screenshotIfFailed(ctx));
+  afterAll(() => admin?.close());
 
   const table = (entity: string) => page.locator(`section[data-entity="${entity}"]`).first();
   const dialog = () => page.getByRole('dialog').last();
@@ -177,7 +166,7 @@ describe('admin back office in Chromium', () => {
 
   it("a signed-in subject who is not an admin sees 'Not authorized'", async () => {
     await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'member@example.com', password: 'member-password' } });
-    const other = await browser.newPage();
+    const other = await admin.browser.newPage();
     await other.goto(`${server.url}/admin/`);
     await other.getByLabel('Email').fill('member@example.com');
     await other.getByLabel('Password').fill('member-password');
