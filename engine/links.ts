@@ -16,10 +16,11 @@ export const isSafeLink = (href: unknown): href is string => typeof href === 'st
  * What a file field may hold (plugins/file-storage: what uploads store, and what an admin may type): an https url
  * (a CDN, a blob store), a stored file's key ('team.png', 'assets/x.js'), or a path on this site ('/logo.svg'). Refused:
  * every other scheme (http:, javascript:, data:), '//host' and '/\\host' (another site, with the page's trust),
- * a '..' segment, and control characters. The storefront serves a key at /files/<key> (fileUrl).
+ * a '..' segment (or '%2e%2e', which browsers read so), a leading space (browsers strip it before they read a
+ * scheme or '//'), and control characters. The storefront serves a key at /files/<key> (fileUrl).
  */
 export const SAFE_FILE_PATTERN =
-  '^(?:[Hh][Tt][Tt][Pp][Ss]://[^/?#\\\\\\s]+[^\\u0000-\\u0020\\u007f]*|(?![A-Za-z][A-Za-z0-9+.-]*:)(?![/\\\\]{2})(?!\\\\)(?!(?:.*[/\\\\])?\\.\\.(?:[/\\\\]|$))[^\\u0000-\\u001f\\u007f]+)$';
+  '^(?:[Hh][Tt][Tt][Pp][Ss]://[^/?#\\\\\\s]+[^\\u0000-\\u0020\\u007f]*|(?!\\s)(?![A-Za-z][A-Za-z0-9+.-]*:)(?![/\\\\]{2})(?!\\\\)(?!(?:.*[/\\\\])?(?:\\.|%2[Ee]){2}(?:[/\\\\]|$))[^\\u0000-\\u001f\\u007f]+)$';
 
 const SAFE_FILE = new RegExp(SAFE_FILE_PATTERN, 'u');
 

@@ -91,7 +91,7 @@ for (const d of DIALECTS) {
     it('a file field takes an https url, a stored key or a path on this site: no other scheme, no other site, no ..', async () => {
       const F = '/api/file-storage/files';
       const before = (await t.call('GET', `${F}/count`)).body.data;
-      for (const file of ['//evil.example/x.png', '/\\evil.example/x.png', 'javascript:alert(1)', 'data:text/html,<b>x</b>', 'http://example.com/x.png', '../../etc/passwd', 'a/../../b.png', 'java\tscript:x']) {
+      for (const file of ['//evil.example/x.png', '/\\evil.example/x.png', 'javascript:alert(1)', 'data:text/html,<b>x</b>', 'http://example.com/x.png', '../../etc/passwd', 'a/../../b.png', 'java\tscript:x', ' javascript:alert(1)', ' //evil.example/a.png', '\u00a0//evil.example', ' ../x', '/a/%2e%2e/b.png', '%2E%2e/x']) {
         const r = await t.call('POST', F, { data: { file } });
         expect(r.status, file).toBe(400);
         expect(r.body.cause[0]).toMatchObject({ field: 'file', rule: 'pattern', message: "file must be an https url, a stored file's key or a path on this site" });
