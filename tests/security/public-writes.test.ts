@@ -120,5 +120,9 @@ describe('finding 14: the page cache and revalidation', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.retryAfter)).toBeGreaterThan(0);
     expect((await revalidate('path=/', { 'x-forwarded-for': '10.14.2.3' })).status).toBe(200);
+    // the system at that address is not held back by what visitors there asked
+    const system = await revalidate('tag=blog/article', { ...from, 'x-rbac-secret-key': 'browser-secret-key-0123' });
+    expect(system.status).toBe(200);
+    expect((await revalidate('path=/', from)).status).toBe(429);
   });
 });
