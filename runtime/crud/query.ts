@@ -3,7 +3,7 @@ import {
   and, or, asc, desc, eq, ne, gt, gte, lt, lte, inArray, notInArray, isNull, isNotNull, sql, type SQL,
 } from 'drizzle-orm';
 import type { Entity, Field, Model } from '../../engine/model.js';
-import { fieldTypes, isUuidField, type Dialect } from '../../engine/fields/index.js';
+import { DATE_RULE, DATETIME_RULE, fieldTypes, isUuidField, type Dialect } from '../../engine/fields/index.js';
 import { badRequest, type Cause } from '../http/errors.js';
 import type { Drizzle } from '../db/index.js';
 import { SQLITE_LOWER } from '../db/sqlite.js';
@@ -124,7 +124,8 @@ function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialec
     try {
       return language !== undefined || asText ? fieldTypes.text.parse(v, { ...field, kind: 'text', format: undefined }) : fieldTypes[field.kind].parse(v, field);
     } catch (rule) {
-      const cause: Cause = { message: `${at} ${rule}`, field: at, rule: 'type' };
+      // a text that is no date is the same rule a write breaks (ajv's `format`, runtime/crud/validate.ts)
+      const cause: Cause = { message: `${at} ${rule}`, field: at, rule: rule === DATE_RULE || rule === DATETIME_RULE ? 'format' : 'type' };
       throw badRequest(`${at} ${rule} (column '${c.column}' is ${field.kind})`, [cause]);
     }
   };

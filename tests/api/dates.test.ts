@@ -195,7 +195,7 @@ for (const d of DIALECTS) describe(`dates and date-times on ${d.name}: one rule,
         for (let n = 0; n < 2; n++) {
           const r = await t.call('GET', path, undefined, { auth });
           expect(r.status, path).toBe(400);
-          expect(r.body.cause, path).toEqual([{ field: 'filters[and][0][value]', rule: 'type', message: `filters[and][0][value] ${rule}` }]);
+          expect(r.body.cause, path).toEqual([{ field: 'filters[and][0][value]', rule: 'format', message: `filters[and][0][value] ${rule}` }]);
         }
       }
       const inArray = await t.call('GET', `${A}?filters[and][0][column]=date&filters[and][0][method]=inArray&filters[and][0][value][0]=2026-01-01&filters[and][0][value][1]=2026-02-30`, undefined, { auth });
