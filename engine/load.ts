@@ -1,10 +1,9 @@
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { Entity, Field, FieldSpec, Manifest, Model, Ownership } from './model.js';
 import { camel, isBackfillMatch, snake, tableVar, typeName } from './model.js';
-import { fieldTypes, UUID_RE } from './fields/index.js';
+import { addValueFormats, fieldTypes, UUID_RE } from './fields/index.js';
 import { locate, parseErrorLocation } from './json-source.js';
 import { reservedModule, reservedRoute } from './reserved.js';
 
@@ -319,7 +318,7 @@ let valueAjv: Ajv | undefined;
 function valueProblem(field: Field, model: Model, value: unknown): string | undefined {
   if (!valueAjv) {
     valueAjv = new Ajv({ allErrors: true, strict: false });
-    (addFormats as unknown as (a: Ajv) => void)(valueAjv);
+    addValueFormats(valueAjv);
   }
   let validate;
   try {

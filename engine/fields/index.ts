@@ -1,4 +1,5 @@
 import type { Field, FieldKind, Model } from '../model.js';
+import addFormats from 'ajv-formats';
 import { SAFE_FILE_PATTERN, SAFE_LINK_PATTERN } from '../links.js';
 
 export type Dialect = 'sqlite' | 'pg';
@@ -80,6 +81,16 @@ export function dateTimeOf(s: string): Date | undefined {
   const d = new Date(s);
   const ms = d.getTime();
   return ms >= FIRST_MS && ms <= LAST_MS ? d : undefined;
+}
+
+/**
+ * ajv-formats, with a date and a date-time held to the field registry's one rule (DATE_RULE, DATETIME_RULE): a
+ * body, a filter's value and a manifest's default or backfill keep the same rule.
+ */
+export function addValueFormats(ajv: import('ajv').Ajv): void {
+  (addFormats as unknown as (a: import('ajv').Ajv) => void)(ajv);
+  ajv.addFormat('date', { type: 'string', validate: (s: string) => dateOf(s) !== undefined });
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => dateTimeOf(s) !== undefined });
 }
 
 export const fieldTypes = {

@@ -1,16 +1,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { Entity, Model } from '../../engine/model.js';
 import { bodySchema } from '../../engine/json-schema.js';
-import { DATE_RULE, DATETIME_RULE, dateOf, dateTimeOf } from '../../engine/fields/index.js';
+import { DATE_RULE, DATETIME_RULE, addValueFormats } from '../../engine/fields/index.js';
 import { SAFE_FILE_PATTERN, SAFE_LINK_PATTERN } from '../../engine/links.js';
 import { badRequest, type Cause } from '../http/errors.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: false });
-(addFormats as unknown as (a: Ajv) => void)(ajv);
 // a date and a date-time keep the field registry's one rule, in a body as in a filter's value (years 0001 to 9999)
-ajv.addFormat('date', { type: 'string', validate: (s: string) => dateOf(s) !== undefined });
-ajv.addFormat('date-time', { type: 'string', validate: (s: string) => dateTimeOf(s) !== undefined });
+addValueFormats(ajv);
 const FORMAT_RULES: Record<string, string> = { date: DATE_RULE, 'date-time': DATETIME_RULE };
 
 const cache = new WeakMap<Entity, Record<'create' | 'update', ValidateFunction>>();

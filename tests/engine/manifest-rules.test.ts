@@ -50,6 +50,16 @@ describe('manifest rules', () => {
     expect(r.message).toContain("default 100 breaks the field's own rules: must be <= 5");
     expect(r.message).toContain("'de' is not a configured language (en, ru)");
     expect(r.message).toContain('must NOT have fewer than 1 characters');
+    // a default date or date-time keeps the one rule a write keeps (engine/fields: years 0001 to 9999, a real day)
+    const dates = load({ 'gizmo/gadget.json': gadget({
+      day: { kind: 'date', default: '2026-02-30' },
+      first: { kind: 'date', default: '0000-01-01' },
+      at: { kind: 'datetime', default: '0000-01-01T00:00:00Z' },
+      ok: { kind: 'date', default: '0001-01-01' },
+      okAt: { kind: 'datetime', default: '2026-01-31T09:30:00+05:30' },
+    }) });
+    expect(dates.problems).toEqual(['gizmo/gadget.json /fields/day/default default', 'gizmo/gadget.json /fields/first/default default', 'gizmo/gadget.json /fields/at/default default']);
+    expect(dates.message).toContain('must match format "date"');
     // allowed empty, a required text may default to ""
     expect(load({ 'gizmo/gadget.json': gadget({ name: { kind: 'text', required: true, allowEmpty: true, default: '' } }) }).problems).toEqual([]);
   });
