@@ -130,6 +130,18 @@ for (const d of DIALECTS) {
       expect(r.body.cause).toEqual([{ field: '__proto__', rule: 'additionalProperties', message: '__proto__ is not a field of this form' }]);
     });
 
+    it('a number too large to store (1e400, which JSON.parse reads as Infinity) is refused, not kept as "Infinity"', async () => {
+      const before = (await t.call('GET', '/api/crm/requests/count')).body.data;
+      const r = await t.call('POST', requestsOf(form.id), '{"data":{"name":1e400,"email":"a@example.com"}}', { auth: false });
+      expect(r.status).toBe(400);
+      expect(r.body.cause).toEqual([{ field: 'name', rule: 'finite', message: 'name must be a finite number' }]);
+      expect((await t.call('GET', '/api/crm/requests/count')).body.data).toBe(before);
+      // a finite number is text like any other
+      const ok = await t.call('POST', requestsOf(form.id), '{"data":{"name":12,"email":"a@example.com"}}', { auth: false });
+      expect(ok.status).toBe(201);
+      expect((await storedRequest(t, ok.body.data.id)).payload.fields.name).toBe('12');
+    });
+
     it('the message names the field: one cause alone is the whole message', async () => {
       const missing = await t.call('POST', requestsOf(form.id), { data: { name: 'Ada' } }, { auth: false });
       expect(missing.body.message).toBe('email is required');

@@ -42,6 +42,10 @@ function valuesOf(key: string, value: unknown): string[] | undefined {
   if (!list.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
     throw badRequest(`${key} must be text`, [{ field: key, rule: 'type', message: `${key} must be text` }]);
   }
+  // JSON.parse reads 1e400 as Infinity, which would be kept as the text "Infinity"
+  if (list.some((v) => typeof v === 'number' && !Number.isFinite(v))) {
+    throw badRequest(`${key} is a number too large to store`, [{ field: key, rule: 'finite', message: `${key} must be a finite number` }]);
+  }
   return list.map(String);
 }
 
