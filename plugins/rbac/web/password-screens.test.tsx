@@ -24,25 +24,26 @@ describe('registration', () => {
     expect(api.calls[0]!.data).toEqual({ login: 'new@example.com', password: 'long-enough' });
   });
 
-  it('shows the conflict message', async () => {
-    mockFetch({ [`POST ${BASE}/email-and-password/registration`]: fail(409, 'An account with this email already exists') });
+  /** a registration of a taken email, answered 409 `times` times: the user, after the first answer's alert */
+  async function registerTaken(times: number) {
+    const taken = fail(409, 'An account with this email already exists');
+    mockFetch({ [`POST ${BASE}/email-and-password/registration`]: times === 1 ? taken : Array.from({ length: times }, () => taken) });
     const user = userEvent.setup();
     renderPage(<Registration row={widgetRow('registration')} />);
     await user.type(screen.getByLabelText('Email'), 'taken@example.com');
     await user.type(screen.getByLabelText('Password'), 'long-enough');
     await user.keyboard('{Enter}');
     expect((await screen.findByRole('alert')).textContent).toBe('An account with this email already exists');
+    return user;
+  }
+
+  it('shows the conflict message', async () => {
+    await registerTaken(1);
     expect(sandbox.go).not.toHaveBeenCalled();
   });
 
   it("the server's message goes once the form is edited or sent again", async () => {
-    mockFetch({ [`POST ${BASE}/email-and-password/registration`]: [fail(409, 'An account with this email already exists'), fail(409, 'An account with this email already exists')] });
-    const user = userEvent.setup();
-    renderPage(<Registration row={widgetRow('registration')} />);
-    await user.type(screen.getByLabelText('Email'), 'taken@example.com');
-    await user.type(screen.getByLabelText('Password'), 'long-enough');
-    await user.keyboard('{Enter}');
-    expect((await screen.findByRole('alert')).textContent).toBe('An account with this email already exists');
+    const user = await registerTaken(2);
     await user.type(screen.getByLabelText('Email'), 'x');
     expect(screen.queryByRole('alert')).toBeNull();
 
