@@ -30,7 +30,11 @@ export type ProductLike = { productsToAttributes?: unknown } | Record<string, un
 type Loose = Record<string, unknown>;
 const list = (v: unknown): Loose[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Loose[]) : []);
 
-export const toMinor = (amount: number) => Math.round(amount * 100);
+/**
+ * A major amount in hundredths, rounded half up: through a fixed decimal first, since the binary product can fall just
+ * short of the half (0.285 × 100 is 28.499999999999996, which would round down to 0.28)
+ */
+export const toMinor = (amount: number) => Math.round(Number((amount * 100).toFixed(6)));
 export const fromMinor = (minor: number) => minor / 100;
 
 /**
@@ -85,7 +89,8 @@ export const orderQuantity = (lines: { quantity: number }[]) => lines.reduce((n,
 
 /** '$49', '$49.50', '₽3900', or 'USD 49' for a currency without a symbol */
 export function formatPrice(price: Price): string {
-  const amount = Number.isInteger(price.amount) ? String(price.amount) : price.amount.toFixed(2);
+  // in the hundredths the totals are made of (toMinor), so that a unit of 0.285 reads as the 0.29 it is charged at
+  const amount = Number.isInteger(price.amount) ? String(price.amount) : (toMinor(price.amount) / 100).toFixed(2);
   if (price.currency.symbol) return `${price.currency.symbol}${amount}`;
   return `${String(price.currency.slug ?? '').toUpperCase()} ${amount}`.trim();
 }

@@ -6,6 +6,7 @@ import { PageProvider, Variant, type Expanded, type PageContext } from '../../..
 import { loadChunks, register, registered } from '../../../web/registry.js';
 import { registerEcommerceWeb } from './index.js';
 import { productPrices } from './parts.js';
+import { formatPrice, lineTotal, orderTotals } from '../pricing.js';
 
 afterEach(cleanup);
 
@@ -74,6 +75,19 @@ describe('productPrices', () => {
     expect(productPrices(hosting)).toEqual([]);
     expect(productPrices(undefined)).toEqual([]);
     expect(productPrices(product('x', 'X', 'X', { productsToAttributes: [priced('n', null, [usd]), priced('c', 5, []), priced('z', 0, [usd])] }))).toEqual(['$0']);
+  });
+});
+
+describe('money in hundredths', () => {
+  const rub = { id: 'rub', slug: 'rub', symbol: '₽', title: 'Ruble' };
+  it('a unit with a third decimal is charged, totalled and shown at the same hundredth, half up', () => {
+    // 0.285 × 100 is 28.499999999999996 in binary: it must still be 29 hundredths, not 28
+    const line = { quantity: 3, prices: [{ currency: rub, amount: 0.285 }] };
+    expect(lineTotal(line)).toEqual([{ currency: rub, amount: 0.87 }]);
+    expect(orderTotals([line, { quantity: 1, prices: [{ currency: rub, amount: 1.005 }] }])).toEqual([{ currency: rub, amount: 1.88 }]);
+    expect(formatPrice({ currency: rub, amount: 0.285 })).toBe('₽0.29');
+    expect(formatPrice({ currency: rub, amount: 19.99 })).toBe('₽19.99');
+    expect(lineTotal({ quantity: 3, prices: [{ currency: rub, amount: 19.99 }] })).toEqual([{ currency: rub, amount: 59.97 }]);
   });
 });
 
