@@ -44,6 +44,10 @@ export async function checkoutOrders(orders: Orders, subjectId: string, orderIds
 
   const total = priceIn(orderTotals(lines.map((l) => ({ quantity: l.quantity, prices: [priceIn(l.prices, currency.id)!] }))), currency.id)!;
   const order = orders.entity('ecommerce/order');
+  // each line keeps the unit prices it is invoiced at: a price changed or removed later changes no checked-out order,
+  // its receipt or its mails (written while the order is still a cart, whose lines may change)
+  const line = orders.entity('ecommerce/orders-to-products');
+  for (const l of lines) await ctx.repo.update(line, l.id, { prices: l.prices }, tx);
   for (const id of ids) {
     await ctx.repo.update(order, id, { status: 'paying', type: 'history', ...(input.comment && { comment: input.comment }) }, tx);
     await ctx.repo.create(orders.entity('ecommerce/orders-to-billing-module-currencies'), { orderId: id, billingModuleCurrencyId: currency.id }, tx);

@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { HttpError } from '../../../runtime/http/errors.js';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { NotificationService } from '../../notification/server/index.js';
@@ -95,6 +96,21 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
   }
 
   return {
+    // a checked-out order keeps its lines (and the prices it was invoiced at): a product in one stays; in a cart it goes
+    'ecommerce/product': {
+      async beforeDelete(previous, { tx }) {
+        const [otp, o] = [t['ecommerce/orders-to-products'], t['ecommerce/order']];
+        const held: { id: string }[] = await tx
+          .select({ id: o.id })
+          .from(otp)
+          .innerJoin(o, eq(o.id, otp.orderId))
+          .where(and(eq(otp.productId, previous.id), ne(o.type, 'cart')));
+        if (!held.length) return;
+        const orders = new Set(held.map((h) => h.id)).size;
+        const message = `Product ${previous.slug} is in ${orders} checked-out order${orders === 1 ? '' : 's'}, which keep their lines: it cannot be deleted`;
+        throw new HttpError(409, message, [{ field: 'id', rule: 'in-use', message }]);
+      },
+    },
     'billing/payment-intent': {
       async afterUpdate(row, { previous, tx }) {
         const next = AFTER_PAYMENT[row.status as string];
@@ -108,6 +124,24 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
       },
     },
     'ecommerce/order': {
+      // a canceled order is not paid for any more: its open invoices (and their payment intents) are canceled with it,
+      // in the same write, so a payment the provider reports later is recorded as for an invoice no longer open
+      async afterUpdate(row, { previous, tx }) {
+        if (row.status !== 'canceled' || previous.status === 'canceled') return;
+        const [opi, pii, inv] = [t['ecommerce/orders-to-billing-module-payment-intents'], t['billing/payment-intents-to-invoices'], t['billing/invoice']];
+        const open: { invoiceId: string; intentId: string }[] = await tx
+          .select({ invoiceId: inv.id, intentId: pii.paymentIntentId })
+          .from(opi)
+          .innerJoin(pii, eq(pii.paymentIntentId, opi.billingModulePaymentIntentId))
+          .innerJoin(inv, eq(inv.id, pii.invoiceId))
+          .where(and(eq(opi.orderId, row.id), eq(inv.status, 'open')));
+        const [invoice, intent] = [ctx.model.byId['billing/invoice'], ctx.model.byId['billing/payment-intent']];
+        for (const id of new Set(open.map((o) => o.invoiceId))) await ctx.repo.update(invoice, id, { status: 'canceled' }, tx);
+        for (const id of new Set(open.map((o) => o.intentId))) {
+          const current = await ctx.repo.get(intent, id, tx);
+          if (current?.status === 'open') await ctx.repo.update(intent, id, { status: 'canceled' }, tx);
+        }
+      },
       async afterCommit({ operation, row, previous }) {
         if (operation !== 'update' || !previous || row.status === previous.status) return;
         const id = row.id as string;

@@ -103,7 +103,7 @@ export class Orders {
     const [o, otp, p] = [t['ecommerce/order'], t['ecommerce/orders-to-products'], t['ecommerce/product']];
     const orders: Row[] = await db.select().from(o).where(inArray(o.id, ids));
     const lines: Row[] = await db
-      .select({ id: otp.id, orderId: otp.orderId, productId: otp.productId, quantity: otp.quantity, product: { id: p.id, slug: p.slug, title: p.title, adminTitle: p.adminTitle, type: p.type } })
+      .select({ id: otp.id, orderId: otp.orderId, productId: otp.productId, quantity: otp.quantity, kept: otp.prices, product: { id: p.id, slug: p.slug, title: p.title, adminTitle: p.adminTitle, type: p.type } })
       .from(otp)
       .innerJoin(p, eq(p.id, otp.productId))
       .where(inArray(otp.orderId, ids))
@@ -128,8 +128,9 @@ export class Orders {
       const order = byId.get(id)!;
       const own = lines
         .filter((l) => l.orderId === id)
-        .map((l) => {
-          const unit = prices.get(l.productId as string) ?? [];
+        .map(({ kept, ...l }) => {
+          // a checked-out line keeps the prices it was invoiced at (checkoutOrders); a cart's line has today's
+          const unit = Array.isArray(kept) ? (kept as Price[]) : (prices.get(l.productId as string) ?? []);
           const line = { ...(l as unknown as OrderLineView), prices: unit };
           return { ...line, totals: lineTotal(line) };
         });
@@ -188,16 +189,7 @@ export class Orders {
     const product = this.entity('ecommerce/product');
     if (!(await this.ctx.repo.get(product, input.productId, tx))) throw notFound(product, input.productId);
     if (!(await this.pricesOf([input.productId], tx)).get(input.productId)?.length) throw badRequest(NO_PRICE, [{ field: 'productId', rule: 'price', message: NO_PRICE }]);
-    let storeId = input.storeId;
-    if (storeId) await this.assertSold(storeId, input.productId, tx);
-    else {
-      // sold by one store: that one; by several: the client must say which (the reference client's message)
-      const sp = this.t['ecommerce/stores-to-products'];
-      const stores: { storeId: string }[] = await tx.select({ storeId: sp.storeId }).from(sp).where(eq(sp.productId, input.productId)).limit(2);
-      const distinct = [...new Set(stores.map((x) => x.storeId))];
-      if (distinct.length > 1) throw badRequest("Multiple stores found. Pass 'data.storeId'", [{ field: 'storeId', rule: 'required', message: "Multiple stores found. Pass 'data.storeId'" }]);
-      storeId = distinct[0];
-    }
+    const storeId = await this.storeOf(input.productId, input.storeId, tx);
     const order = this.entity('ecommerce/order');
     const lineEntity = this.entity('ecommerce/orders-to-products');
     const cart = await this.cartOf(subjectId, tx);
@@ -209,13 +201,32 @@ export class Orders {
       atMostMaxQuantity(input.quantity, 'quantity', line.quantity);
       await this.ctx.repo.update(lineEntity, line.id, { quantity: line.quantity + input.quantity }, tx);
     } else await this.ctx.repo.create(lineEntity, { orderId, productId: input.productId, quantity: input.quantity }, tx);
-    // which store the order is for (ecommerce/stores-to-orders), once per store
-    if (storeId) {
-      const so = this.t['ecommerce/stores-to-orders'];
-      const [linked] = await tx.select({ id: so.id }).from(so).where(and(eq(so.storeId, storeId), eq(so.orderId, orderId))).limit(1);
-      if (!linked) await this.ctx.repo.create(this.entity('ecommerce/stores-to-orders'), { storeId, orderId }, tx);
-    }
+    await this.linkStore(orderId, storeId, tx);
     return { orderId, created: !cart };
+  }
+
+  /**
+   * The store a product is bought from: the one named (which must exist and sell it), else the one store selling it;
+   * with several, the client must say which (the reference client's message). Undefined when no store sells it.
+   */
+  async storeOf(productId: string, storeId: string | undefined, tx: Drizzle): Promise<string | undefined> {
+    if (storeId) {
+      await this.assertSold(storeId, productId, tx);
+      return storeId;
+    }
+    const sp = this.t['ecommerce/stores-to-products'];
+    const stores: { storeId: string }[] = await tx.select({ storeId: sp.storeId }).from(sp).where(eq(sp.productId, productId)).limit(2);
+    const distinct = [...new Set(stores.map((x) => x.storeId))];
+    if (distinct.length > 1) throw badRequest("Multiple stores found. Pass 'data.storeId'", [{ field: 'storeId', rule: 'required', message: "Multiple stores found. Pass 'data.storeId'" }]);
+    return distinct[0];
+  }
+
+  /** which store an order is for (ecommerce/stores-to-orders), once per store */
+  async linkStore(orderId: string, storeId: string | undefined, tx: Drizzle) {
+    if (!storeId) return;
+    const so = this.t['ecommerce/stores-to-orders'];
+    const [linked] = await tx.select({ id: so.id }).from(so).where(and(eq(so.storeId, storeId), eq(so.orderId, orderId))).limit(1);
+    if (!linked) await this.ctx.repo.create(this.entity('ecommerce/stores-to-orders'), { storeId, orderId }, tx);
   }
 
   private async assertSold(storeId: string, productId: string, tx: Drizzle) {

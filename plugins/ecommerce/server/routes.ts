@@ -6,7 +6,7 @@ import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import type { BillingService } from '../../billing/server/index.js';
 import { lockRow } from '../../billing/server/lock.js';
-import { lineTotal, orderQuantity, orderTotals, priceIn } from '../pricing.js';
+import { lineTotal, orderQuantity, orderTotals, priceIn, type Price } from '../pricing.js';
 import { addToCartInput, dataOf, linesInput, orderCheckoutInput, ordersCheckoutInput, pathId, productCheckoutInput, quantityInput } from './bodies.js';
 import { checkoutOrders } from './checkout.js';
 import { NO_PRICE, Orders } from './orders.js';
@@ -140,8 +140,11 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
     const result = await orders.forSubject(subjectId, async (tx) => {
       const product = ctx.model.byId['ecommerce/product'];
       if (!(await ctx.repo.get(product, productId, tx))) throw notFound(product, productId);
+      // the same store rule as an add to the cart: a store named must exist and sell the product
+      const storeId = await orders.storeOf(productId, input.storeId, tx);
       const order = await ctx.repo.create(orderEntity, {}, tx, '', undefined, { linkTo: subjectId });
       await ctx.repo.create(lineEntity, { orderId: order.id, productId, quantity: input.quantity }, tx);
+      await orders.linkStore(order.id as string, storeId, tx);
       return checkoutOrders(orders, subjectId, [order.id as string], input, tx);
     });
     return c.json({ data: result }, 201);
@@ -221,7 +224,8 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
     const line = await ctx.repo.get(lineEntity, id);
     if (!line) throw notFound(lineEntity, id);
     await visibleOrder(c, line.orderId as string);
-    const prices = (await orders.pricesOf([line.productId as string])).get(line.productId as string) ?? [];
+    // a checked-out line's kept prices (checkoutOrders), else today's
+    const prices = Array.isArray(line.prices) ? (line.prices as Price[]) : ((await orders.pricesOf([line.productId as string])).get(line.productId as string) ?? []);
     return c.json({ data: lineTotal({ quantity: line.quantity as number, prices }) });
   });
 
