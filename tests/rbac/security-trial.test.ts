@@ -192,6 +192,12 @@ for (const d of DIALECTS) {
         expect((await viaCookie('PATCH', identityPath(s.id, s.identityId), { data: { email: 'fay-evil@example.com', password: 'password123' } }, { origin: 'https://evil.example' })).status).toBe(403);
         expect((await viaCookie('DELETE', identityPath(s.id, s.identityId), undefined, { origin: 'https://evil.example' })).status).toBe(403);
         expect((await viaCookie('POST', ROUTES.logout, { data: {} }, { origin: 'https://evil.example' })).status).toBe(403);
+        // another Authorization (a browser adds Basic by itself behind a password-protected proxy) or a wrong system key
+        // leaves the cookie as what signs the request in: refused alike
+        for (const extra of [{ authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }, { 'x-rbac-secret-key': 'x' }] as Record<string, string>[]) {
+          expect((await viaCookie('POST', ROUTES.logout, { data: {} }, { origin: 'https://evil.example', ...extra })).status, JSON.stringify(extra)).toBe(403);
+          expect((await viaCookie('POST', ADD_EMAIL, { data: body }, { origin: 'https://evil.example', ...extra })).status, JSON.stringify(extra)).toBe(403);
+        }
         expect(await db.identity('fay-evil@example.com')).toBeUndefined();
         expect((await db.identityById(s.identityId)).email).toBe('fay@example.com');
         expect((await db.session(s.refresh.split('.')[0]!)).revokedAt).toBeNull();
@@ -208,13 +214,31 @@ for (const d of DIALECTS) {
         expect((await t.call('POST', '/api/ecommerce/products', { data: { slug: 'same-site-product' } }, { auth: false, headers: { cookie: adminCookie, origin: 'http://localhost:4000' } })).status).toBe(201);
         expect((await t.call('POST', '/api/ecommerce/products', { data: { slug: 'own-origin-product' } }, { auth: false, headers: { cookie: adminCookie, origin: 'http://localhost' } })).status).toBe(201);
         expect((await t.call('POST', '/api/ecommerce/products', { data: { slug: 'bearer-product' } }, { token: admin.jwt, headers: { origin: 'https://evil.example' } })).status).toBe(201);
-        expect(await db.products()).toBe(before + 3);
+        // the valid system key is the caller's own code, whatever cookie rides along
+        expect((await t.call('POST', '/api/ecommerce/products', { data: { slug: 'system-product' } }, { headers: { cookie: adminCookie, origin: 'https://evil.example' } })).status).toBe(201);
+        expect(await db.products()).toBe(before + 4);
         // reads are not state changes
         expect((await viaCookie('GET', ROUTES.me, undefined, { origin: 'https://evil.example' })).status).toBe(200);
         const same = await viaCookie('POST', ADD_EMAIL, multipart(body), { origin: 'http://localhost:4000' });
         expect(same.status).toBe(201);
         expect(await db.identity('fay-evil@example.com')).toMatchObject({ id: same.body.data.id });
       });
+    });
+
+    it('login CSRF: a page of another site cannot sign the visitor into an account (sign-in and registration from a foreign origin are 403)', async () => {
+      await t.register('csrf-owner@example.com');
+      for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { referer: 'https://evil.example/page' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+        // a plain HTML form can post multipart with no preflight
+        const signIn = await t.anon('POST', ROUTES.login, multipart({ login: 'csrf-owner@example.com', password: 'password123' }), headers);
+        expect([signIn.status, signIn.body.message], JSON.stringify(headers)).toEqual([403, 'Not authorized: a request from another origin']);
+        expect(signIn.headers.get('set-cookie')).toBeNull();
+        const register = await t.anon('POST', ROUTES.register, { data: { login: 'csrf-new@example.com', password: 'password123' } }, headers);
+        expect(register.status, JSON.stringify(headers)).toBe(403);
+      }
+      expect(await db.identity('csrf-new@example.com')).toBeUndefined();
+      // the site's own pages, and clients that name no origin (apps, scripts), sign in as before
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'csrf-owner@example.com', password: 'password123' } }, { origin: 'http://localhost:4000' })).status).toBe(200);
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'csrf-owner@example.com', password: 'password123' } })).status).toBe(200);
     });
 
     describe('finding 6: wallet sign-in accepts any message holding a nonce', () => {
