@@ -302,6 +302,19 @@ for (const d of DIALECTS) {
       });
     });
 
+    it('a reset code sent four times at once resets the password once: one 200, three 400s, and the winner\'s password is the one that signs in', async () => {
+      await t.register('race@example.com', 'race-password');
+      await t.anon('POST', ROUTES.forgot, { data: { email: 'race@example.com' } });
+      const code = resetCodeIn((await mailMatching(smtp, 'race@example.com', RESET)).raw);
+      const passwords = ['first-password', 'second-password', 'third-password', 'fourth-password'];
+      const answers = await Promise.all(passwords.map((password) => t.anon('POST', ROUTES.reset, { data: { code, password, passwordConfirmation: password } })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400]);
+      for (const a of answers.filter((x) => x.status === 400)) expect(a.body.message).toBe('The reset code is invalid or has expired');
+      const winner = passwords[answers.findIndex((a) => a.status === 200)];
+      const signIns = await Promise.all(passwords.map(async (password) => (await t.anon('POST', ROUTES.login, { data: { login: 'race@example.com', password } })).status));
+      expect(signIns).toEqual(passwords.map((p) => (p === winner ? 200 : 401)));
+    });
+
     describe('finding 8: anyone can end any session knowing its id', () => {
       it('finding 8: an anonymous logout with a session id and a wrong secret ends nothing; the whole refresh token does', async () => {
         const victim = await t.register('jay@example.com');

@@ -3,7 +3,7 @@ import type { Drizzle } from '../../../runtime/db/index.js';
 import { Policy } from '../../../runtime/crud/policy.js';
 import { HttpError, badRequest, notFound } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
-import { lockRow } from '../../billing/server/lock.js';
+import { lockRow } from '../../../runtime/db/lock.js';
 import { lineTotal, orderQuantity, orderTotals, productPriceList, type Currency, type Price } from '../pricing.js';
 import { atMostMaxQuantity } from './bodies.js';
 

@@ -5,7 +5,7 @@ import { HttpError, badRequest, notFound } from '../../../runtime/http/errors.js
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import type { BillingService } from '../../billing/server/index.js';
-import { lockRow } from '../../billing/server/lock.js';
+import { lockRow } from '../../../runtime/db/lock.js';
 import { lineTotal, orderQuantity, orderTotals, priceIn, type Price } from '../pricing.js';
 import { addToCartInput, dataOf, linesInput, orderCheckoutInput, ordersCheckoutInput, pathId, productCheckoutInput, quantityInput } from './bodies.js';
 import { checkoutOrders } from './checkout.js';

@@ -4,6 +4,7 @@ import type { PluginContext } from '../../../../runtime/plugin.js';
 import { readBody } from '../../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../../runtime/crud/validate.js';
 import { HttpError, badRequest, fromDatabaseError } from '../../../../runtime/http/errors.js';
+import { lockRow } from '../../../../runtime/db/lock.js';
 import type { Accounts } from '../accounts.js';
 import type { createAccess } from '../access.js';
 import type { createRateLimiter } from '../rate-limit.js';
@@ -227,6 +228,12 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     }
     const secret = await hashPassword(password);
     await ctx.database.transaction(async (tx) => {
+      // a code is used once: of resets sent at the same moment with it, the first to hold the identity wins, and the
+      // others find the code gone
+      await lockRow(ctx.database, tx, identity.id, found.id as string);
+      if ((await accounts.identityWithSecrets(found.id as string, tx))?.code !== found.code) {
+        throw badRequest('The reset code is invalid or has expired', [{ field: 'code', rule: 'code', message: 'code is invalid or has expired' }]);
+      }
       // the code came to this address (a change of address clears codes): it proves the address too
       await ctx.repo.update(identity, found.id as string, { ...secret, code: null, codeExpiresAt: null, ...(found.emailVerifiedAt == null && { emailVerifiedAt: new Date().toISOString() }) }, tx);
       const subjectId = await accounts.subjectIdOfIdentity(found.id as string, tx);
