@@ -55,3 +55,12 @@ export async function readBody(c: Context): Promise<ParsedBody> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be an object {"data": …}');
   return { data: (body as { data?: unknown }).data, files: {} };
 }
+
+/**
+ * The body of a route where one is optional (a DELETE that may carry a password): none when the request names no
+ * content type and no length, else `readBody`'s.
+ */
+export async function readOptionalBody(c: Context): Promise<ParsedBody> {
+  if (!c.req.header('content-type') && !Number(c.req.header('content-length') ?? 0)) return { data: undefined, files: {} };
+  return readBody(c);
+}

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { bootAccounts, ROUTES, ADMIN_EMAIL, type AccountsApp } from '../helpers/accounts.js';
 import { startSmtp } from '../helpers/smtp.js';
-import { verifyAddress, type Smtp } from './support.js';
+import { mailMatching, textOf, verifyAddress, type Smtp } from './support.js';
 
 for (const d of DIALECTS) {
   describe(`email and password accounts on ${d.name}`, () => {
@@ -147,8 +147,18 @@ for (const d of DIALECTS) {
       expect(added.status).toBe(201);
       const changed = await me('PATCH', `/api/rbac/subjects/${s.id}/identities/${added.body.data.id}`, { data: { email: 'heidi3@example.com', password: 'password123' } });
       expect(changed.body.data).toMatchObject({ email: 'heidi3@example.com', account: 'heidi3@example.com' });
-      expect((await me('DELETE', `/api/rbac/subjects/${s.id}/identities/${s.identityId}`)).status).toBe(200);
+      // removing a login is a change of the account: the current password, and every address is told
+      const removeFirst = (data?: unknown) => me('DELETE', `/api/rbac/subjects/${s.id}/identities/${s.identityId}`, data);
+      const first = await removeFirst(); expect(first.body.cause, JSON.stringify(first.body)).toEqual([{ field: 'currentPassword', rule: 'required', message: 'currentPassword is required' }]);
+      expect((await removeFirst({ data: { currentPassword: 'wrong-password' } })).body.cause).toEqual([{ field: 'currentPassword', rule: 'match', message: 'currentPassword is wrong' }]);
+      expect((await removeFirst({ data: { currentPassword: 'password123', roles: ['admin'] } })).status).toBe(400);
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'heidi@example.com', password: 'password123' } })).status).toBe(200);
+      expect((await removeFirst({ data: { currentPassword: 'password123' } })).status).toBe(200);
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'heidi@example.com', password: 'password123' } })).status).toBe(401);
       expect((await t.anon('POST', ROUTES.login, { data: { login: 'heidi3@example.com', password: 'password123' } })).status).toBe(200);
+      for (const to of ['heidi@example.com', 'heidi3@example.com']) {
+        expect(textOf(await mailMatching(smtp, to, /You can no longer sign in with the email heidi@example\.com\./))).toContain('reset your password');
+      }
     });
 
     it('admins (ADMIN_EMAILS or the admin role) may write; members get 403 and nothing is stored', async () => {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { UUID_RE } from '../../../engine/fields/index.js';
-import { readBody } from '../../../runtime/crud/body.js';
+import { readBody, readOptionalBody } from '../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../runtime/crud/validate.js';
 import { badRequest } from '../../../runtime/http/errors.js';
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../../billing/server/providers/provider.js';
@@ -57,8 +57,7 @@ function providerOf(data: Data, fallback: ProviderName | undefined): ProviderNam
 
 /** the body's data object: {"data": {...}}; an empty DELETE has none */
 export async function dataOf(c: Context, optionalBody = false): Promise<Data | undefined> {
-  if (optionalBody && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? 0)) return undefined;
-  const { data } = await readBody(c);
+  const { data } = await (optionalBody ? readOptionalBody(c) : readBody(c));
   if (data === undefined || data === null) {
     if (optionalBody) return undefined;
     throw badRequest('Data is undefined');

@@ -197,32 +197,52 @@ export function ResendVerificationButton({ identity }: { identity: Identity }) {
   );
 }
 
-/** 'Delete' with a confirmation; the server keeps an account's last identity */
-export function DeleteIdentityDialog({ subjectId, identity, onChanged }: Props) {
+/**
+ * 'Delete' with a confirmation; the server keeps an account's last identity. Removing a login is a change of the
+ * account like adding one: the current password is asked for when the account has one (`needsCurrentPassword`).
+ */
+export function DeleteIdentityDialog({ subjectId, identity, onChanged, needsCurrentPassword }: Props & { needsCurrentPassword: boolean }) {
   const { open, setOpen, action, run } = useDialogAction(onChanged);
   const w = useRbacWords();
-  const remove = () => run(() => http.request('DELETE', identityPath(subjectId, identity.id)), w('deleted'));
+  const check = useChecks();
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [error, setError] = useState<string>();
+  const remove = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = needsCurrentPassword ? check.password(currentPassword) : undefined;
+    setError(problem);
+    if (problem) return;
+    const body = needsCurrentPassword ? { data: { currentPassword } } : undefined;
+    await run(() => http.request('DELETE', identityPath(subjectId, identity.id), body), w('deleted'), () => setCurrentPassword(''));
+  };
   return (
     <Dialog
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
-        if (!o) action.setError(undefined);
+        if (!o) {
+          action.setError(undefined);
+          setCurrentPassword('');
+          setError(undefined);
+        }
       }}
       title={w('deleteQuestion')}
       description={w('deleteText')}
       className="max-w-md"
       trigger={<Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50"><Trash2 className="h-4 w-4" aria-hidden />{w('delete')}</Button>}
     >
-      <div className="flex flex-col gap-4">
+      <ActionForm action={action} onSubmit={remove} noValidate className="flex flex-col gap-4" aria-label={w('deleteQuestion')}>
+        {needsCurrentPassword && (
+          <Field autoFocus label={w('currentPassword')} name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={currentPassword} error={error} onChange={(e) => setCurrentPassword(e.target.value)} />
+        )}
         <FormAlert>{action.error}</FormAlert>
         <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={() => setOpen(false)}>{w('cancel')}</Button>
-          <Button variant="destructive" onClick={remove} disabled={action.pending} aria-busy={action.pending}>
+          <Button type="button" variant="outline" onClick={() => setOpen(false)}>{w('cancel')}</Button>
+          <Button type="submit" variant="destructive" disabled={action.pending} aria-busy={action.pending}>
             {action.pending ? w('deleting') : w('delete')}
           </Button>
         </div>
-      </div>
+      </ActionForm>
     </Dialog>
   );
 }

@@ -93,7 +93,7 @@ export function IdentitySettings({ row }: { row: Expanded }) {
                             <ChangePasswordDialog subjectId={me.id} identity={identity} onChanged={refetch} />
                           </>
                         )}
-                        <DeleteIdentityDialog subjectId={me.id} identity={identity} onChanged={refetch} />
+                        <DeleteIdentityDialog subjectId={me.id} identity={identity} onChanged={refetch} needsCurrentPassword={me.identities.some((i) => i.provider === 'email_and_password')} />
                       </div>
                     </td>
                   </tr>

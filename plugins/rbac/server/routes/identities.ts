@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { UUID_RE } from '../../../../engine/fields/index.js';
-import { readBody } from '../../../../runtime/crud/body.js';
+import { readBody, readOptionalBody } from '../../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../../runtime/crud/validate.js';
 import { HttpError, badRequest, fromDatabaseError } from '../../../../runtime/http/errors.js';
 import { hashPassword } from '../passwords.js';
@@ -16,6 +16,7 @@ const newIdentity = bodyValidator<{ email: string; password: string; currentPass
 const changePassword = bodyValidator<{ password: string; newPassword: string }>(strict({ password: PASSWORD, newPassword: PASSWORD }));
 /** a new address, with the identity's current password */
 const changeEmail = bodyValidator<{ email: string; password?: string }>(strict({ email: EMAIL, password: { type: 'string', maxLength: 1024 } }, ['email']));
+const removeIdentity = bodyValidator<{ currentPassword?: string }>(strict({ currentPassword: { type: 'string', maxLength: 1024 } }));
 const notifyBody = bodyValidator<{ title: string; text: string }>(strict({ title: { type: 'string', minLength: 1, maxLength: 200 }, text: { type: 'string', minLength: 1, maxLength: 20000 } }));
 
 function uuidParam(c: Context, name: string): string {
@@ -155,12 +156,22 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
     return c.json({ data: await setPassword(c, p, subjectId, row, body.password, body.newPassword) });
   });
 
+  /**
+   * Removing a login is a change of the account like adding one: the owner's proof (`currentPassword`, in an optional
+   * body), and every address of the account, the removed one included, is told.
+   */
   app.delete(`${subjects}/:id/identities/:identityId`, async (c) => {
     const subjectId = uuidParam(c, 'id');
-    await requireSelf(c, ctx, accounts, subjectId);
+    const p = await requireSelf(c, ctx, accounts, subjectId);
     const row = await ownedIdentity(subjectId, uuidParam(c, 'identityId'));
     if ((await accounts.countIdentities(subjectId)) <= 1) throw badRequest('An account keeps at least one identity: add another before deleting this one');
-    return c.json({ data: await ctx.repo.delete(identity, row.id as string) });
+    const { currentPassword } = removeIdentity((await readOptionalBody(c)).data ?? {});
+    await proveOwner(c, deps, p, subjectId, currentPassword, { field: 'currentPassword' });
+    const told = await accounts.emailsOf(subjectId);
+    const deleted = await ctx.repo.delete(identity, row.id as string);
+    const login = row.provider === 'email_and_password' ? `the email ${row.email ?? row.account}` : row.provider === 'telegram' ? `the Telegram account ${row.account}` : `the wallet ${row.account}`;
+    mail.tell(told, 'A sign-in method was removed from your account', `You can no longer sign in with ${login}.`);
+    return c.json({ data: deleted });
   });
 
   app.patch('/api/rbac/identities/:id/change-password', async (c) => {
