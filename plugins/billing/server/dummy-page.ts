@@ -4,7 +4,7 @@ import type { Context, Hono } from 'hono';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import { HttpError } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
-import { DUMMY_SIGNATURE_HEADER, dummyPagePath, sameText, type dummyProvider, type DummyEvent } from './providers/index.js';
+import { DUMMY_SIGNATURE_HEADER, dummyPagePath, minorDigits, sameText, toMinor, type dummyProvider, type DummyEvent } from './providers/index.js';
 
 type Dummy = ReturnType<typeof dummyProvider>;
 
@@ -60,7 +60,7 @@ export function dummyPageRoutes(app: Hono, ctx: PluginContext, dummy: Dummy) {
 
   app.get(dummyPagePath(':id'), async (c) => {
     const { id, token, row, currency } = await open(c);
-    const amount = `${currency?.symbol ?? ''}${Number(row.amount).toFixed(2)} ${(currency?.slug ?? '').toUpperCase()}`.trim();
+    const amount = `${currency?.symbol ?? ''}${Number(row.amount).toFixed(minorDigits(currency?.slug ?? ''))} ${(currency?.slug ?? '').toUpperCase()}`.trim();
     if (row.status !== 'open') {
       return html(c, page('Payment', `<h1>This payment is ${escape(String(row.status))}</h1><p>Nothing more to do here.</p><div class="row"><a class="button" href="${escape(localPath(row.successUrl))}">Back to the shop</a></div>`), 409);
     }
@@ -81,7 +81,7 @@ export function dummyPageRoutes(app: Hono, ctx: PluginContext, dummy: Dummy) {
     const form = await c.req.parseBody();
     const pay = form.action === 'pay';
     if (row.status === 'open') {
-      const event: DummyEvent = { id: `evt_${randomUUID()}`, type: pay ? 'payment.succeeded' : 'payment.canceled', invoiceId: id, amount: Math.round(Number(row.amount) * 100), currency: currency?.slug ?? '' };
+      const event: DummyEvent = { id: `evt_${randomUUID()}`, type: pay ? 'payment.succeeded' : 'payment.canceled', invoiceId: id, amount: toMinor(Number(row.amount), currency?.slug ?? ''), currency: currency?.slug ?? '' };
       const body = JSON.stringify(event);
       const res = await app.request('/api/billing/webhooks/dummy', { method: 'POST', headers: { 'content-type': 'application/json', [DUMMY_SIGNATURE_HEADER]: dummy.sign(body) }, body });
       if (!res.ok) throw new HttpError(502, 'The payment could not be confirmed, try again');

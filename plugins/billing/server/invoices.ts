@@ -5,7 +5,7 @@ import type { Drizzle } from '../../../runtime/db/index.js';
 import { HttpError, badRequest, fromDatabaseError } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { lockRow } from './lock.js';
-import { ProviderFailed, WebhookRefused, type PaymentEvent, type ProviderName, type ProviderRegistry, type WebhookRequest } from './providers/index.js';
+import { ProviderFailed, toMinor, WebhookRefused, type PaymentEvent, type ProviderName, type ProviderRegistry, type WebhookRequest } from './providers/index.js';
 import { GROUPED_TEXT_MAX } from '../../../engine/json-schema.js';
 
 type Row = Record<string, unknown>;
@@ -26,9 +26,14 @@ export interface InvoiceInput {
   cancelPath: string;
 }
 
+/**
+ * What became of a webhook, also kept in billing/webhook-event.outcome: the event's own outcome when applied;
+ * 'unknown-invoice', 'not-open', 'currency-mismatch' (a paid event in another currency than the invoice's) or
+ * 'amount-mismatch' when nothing was applied. A duplicate answers the outcome stored for its first delivery.
+ */
 export interface WebhookResult {
   duplicate: boolean;
-  outcome: PaymentEvent['outcome'] | 'unknown-invoice' | 'amount-mismatch' | 'not-open';
+  outcome: PaymentEvent['outcome'] | 'unknown-invoice' | 'amount-mismatch' | 'currency-mismatch' | 'not-open';
   invoiceId?: string;
   acknowledgement: Record<string, unknown>;
 }
@@ -51,8 +56,6 @@ export interface BillingService {
   handleWebhook(provider: string, request: WebhookRequest): Promise<WebhookResult>;
 }
 
-const minor = (amount: number) => Math.round(amount * 100);
-
 export function billingService(ctx: PluginContext, providers: ProviderRegistry): BillingService {
   const e = (id: string) => ctx.model.byId[id];
   const [intent, invoice, event] = [e('billing/payment-intent'), e('billing/invoice'), e('billing/webhook-event')];
@@ -63,6 +66,21 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
     const links = t['billing/payment-intents-to-invoices'];
     const rows: { id: string }[] = await tx.select({ id: links.paymentIntentId }).from(links).where(eq(links.invoiceId, invoiceId));
     return rows.map((r) => r.id);
+  }
+
+  /** the invoice's currency code (its payment intents' currency slug), lower case; undefined when it has none */
+  async function currencyOf(tx: Drizzle, invoiceId: string): Promise<string | undefined> {
+    const links = t['billing/payment-intents-to-invoices'];
+    const toCurrency = t['billing/payment-intents-to-currencies'];
+    const currencies = t['billing/currency'];
+    const [row]: { slug: unknown }[] = await tx
+      .select({ slug: currencies.slug })
+      .from(links)
+      .innerJoin(toCurrency, eq(toCurrency.paymentIntentId, links.paymentIntentId))
+      .innerJoin(currencies, eq(currencies.id, toCurrency.currencyId))
+      .where(eq(links.invoiceId, invoiceId))
+      .limit(1);
+    return typeof row?.slug === 'string' && row.slug ? row.slug.toLowerCase() : undefined;
   }
 
   async function findInvoice(tx: Drizzle, provider: ProviderName, ev: PaymentEvent): Promise<Row | undefined> {
@@ -87,7 +105,13 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
     await lockRow(ctx.database, tx, invoice.id, id);
     const current = await ctx.repo.getOrThrow(invoice, id, tx);
     if (current.status !== 'open') return { outcome: 'not-open', invoiceId: id };
-    if (ev.outcome === 'paid' && ev.amount !== undefined && ev.amount !== minor(Number(current.amount))) return { outcome: 'amount-mismatch', invoiceId: id };
+    if (ev.outcome === 'paid') {
+      const currency = await currencyOf(tx, id);
+      const evCurrency = ev.currency?.toLowerCase();
+      // a paid event is applied only in the invoice's currency, and for its amount in that currency's minor units
+      if (currency && evCurrency && evCurrency !== currency) return { outcome: 'currency-mismatch', invoiceId: id };
+      if (ev.amount !== undefined && ev.amount !== toMinor(Number(current.amount), currency ?? evCurrency ?? '')) return { outcome: 'amount-mismatch', invoiceId: id };
+    }
     const status = { paid: ['paid', 'succeeded'], failed: ['failed', 'failed'], canceled: ['canceled', 'canceled'] }[ev.outcome];
     await ctx.repo.update(invoice, id, { status: status[0] }, tx);
     for (const intentId of await intentsOf(tx, id)) await ctx.repo.update(intent, intentId, { status: status[1] }, tx);
@@ -113,12 +137,12 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
       try {
         created = await provider.createPayment({
           invoiceId,
-          amount: minor(input.amount),
+          amount: toMinor(input.amount, input.currency.slug),
           currency: input.currency.slug,
           description: input.description,
           email: input.email,
           subjectId: input.subjectId,
-          lines: input.lines.map((l) => ({ title: l.title, quantity: l.quantity, unitAmount: minor(l.unitAmount) })),
+          lines: input.lines.map((l) => ({ title: l.title, quantity: l.quantity, unitAmount: toMinor(l.unitAmount, input.currency.slug) })),
           successUrl,
           cancelUrl,
           webhookUrl: absolute(`/api/billing/webhooks/${input.provider}`),
@@ -152,21 +176,33 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
         throw new HttpError(400, `Webhook refused: ${err.message}`);
       }
       const ws = t['billing/webhook-event'];
+      /** the answer to an event already handled: the outcome stored for its first delivery (not this delivery's own) */
+      const stored = async (db: Drizzle): Promise<WebhookResult | undefined> => {
+        const [seen]: { outcome: unknown; invoiceId: unknown }[] = await db
+          .select({ outcome: ws.outcome, invoiceId: ws.invoiceId })
+          .from(ws)
+          .where(and(eq(ws.provider, provider.name), eq(ws.eventId, ev.id)))
+          .limit(1);
+        if (!seen) return undefined;
+        const outcome = typeof seen.outcome === 'string' && seen.outcome !== 'received' ? (seen.outcome as WebhookResult['outcome']) : ev.outcome;
+        return { duplicate: true, outcome, ...(typeof seen.invoiceId === 'string' && { invoiceId: seen.invoiceId }), acknowledgement };
+      };
       // an event id is kept in a unique index (provider, eventId): no provider's ids come near its bound
       if (ev.id.length > GROUPED_TEXT_MAX) throw badRequest(`Webhook refused: the event id is longer than ${GROUPED_TEXT_MAX} characters`, [{ field: 'id', rule: 'maxLength', message: `id must be at most ${GROUPED_TEXT_MAX} characters` }]);
       try {
         return await ctx.database.transaction(async (tx) => {
-          const [seen] = await tx.select({ id: ws.id }).from(ws).where(and(eq(ws.provider, provider.name), eq(ws.eventId, ev.id))).limit(1);
-          if (seen) return { duplicate: true, outcome: ev.outcome, acknowledgement };
+          const seen = await stored(tx);
+          if (seen) return seen;
           // the event's row first: a concurrent delivery of the same event waits on its unique key, then fails as a duplicate
           const row = await ctx.repo.create(event, { provider: provider.name, eventId: ev.id, type: ev.type.slice(0, 200), outcome: 'received' }, tx);
           const result = await apply(tx, provider.name, ev);
           await ctx.repo.update(event, row.id as string, { outcome: result.outcome, ...(result.invoiceId && { invoiceId: result.invoiceId }) }, tx);
-          if (result.outcome === 'amount-mismatch' || result.outcome === 'unknown-invoice') ctx.log.warn({ provider: provider.name, event: ev.id, outcome: result.outcome }, 'webhook not applied');
+          if (result.outcome === 'amount-mismatch' || result.outcome === 'currency-mismatch' || result.outcome === 'unknown-invoice') ctx.log.warn({ provider: provider.name, event: ev.id, outcome: result.outcome }, 'webhook not applied');
           return { duplicate: false, ...result, acknowledgement };
         });
       } catch (err) {
-        if (fromDatabaseError(err)?.status === 409) return { duplicate: true, outcome: ev.outcome, acknowledgement };
+        // a concurrent delivery of the same event stored it first: answer what it stored
+        if (fromDatabaseError(err)?.status === 409) return (await stored(ctx.database.db)) ?? { duplicate: true, outcome: ev.outcome, acknowledgement };
         throw err;
       }
     },

@@ -37,6 +37,8 @@ const kit: ProviderKit = {
   tamper: (w: SignedWebhook) => ({ ...w, body: w.body.replace(/"PaymentId":(\d+)/, (_, n) => `"PaymentId":${Number(n) + 1}`) }),
   // its signature travels in the body
   unsign: (w: SignedWebhook) => ({ ...w, body: JSON.stringify({ ...JSON.parse(w.body), Signature: undefined }) }),
+  // its callbacks name the coin paid in; their amount is always AmountUSD
+  webhookCurrency: false,
 };
 
 runProviderCases(kit);

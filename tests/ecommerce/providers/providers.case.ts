@@ -38,6 +38,8 @@ export interface ProviderKit {
   tamper?(webhook: SignedWebhook): SignedWebhook;
   /** the same webhook without its signature (default: without the signature headers) */
   unsign?(webhook: SignedWebhook): SignedWebhook;
+  /** false when its webhooks do not say which currency was paid (default: they do, from PaidEvent.currency) */
+  webhookCurrency?: boolean;
 }
 
 let events = 0;
@@ -133,6 +135,24 @@ export function runProviderCases(kit: ProviderKit) {
           expect(answer.body.message).toMatch(/^Webhook refused/);
         }
         expect(await count('/api/billing/webhook-events')).toBe(before);
+        expect((await t.call('GET', `/api/billing/invoices/${invoice.id}`)).body.data.status).toBe('open');
+        expect((await t.call('GET', `/api/ecommerce/orders/${cart.id}`)).body.data.status).toBe('paying');
+      });
+
+      it.runIf(kit.webhookCurrency !== false)('a signed paid webhook in another currency than the invoice\'s is recorded and changes nothing, also when delivered again', async () => {
+        const { r, cart } = await checkout();
+        const invoice = (await t.call('GET', `/api/billing/invoices/${r.body.data.billingModule.invoices[0].id}`)).body.data;
+        // the right number, in the other currency of the catalog
+        const webhook = kit.paid({ ...paidEvent(invoice), currency: currency() === c.usd ? c.rub.slug : c.usd.slug }, { url: url(), config: t.config });
+        const before = await count('/api/billing/webhook-events');
+        for (const duplicate of [false, true]) {
+          const answer = await deliver(webhook);
+          expect(answer.status).toBe(200);
+          if (answer.body.data) expect(answer.body.data).toMatchObject({ duplicate, outcome: 'currency-mismatch' });
+        }
+        expect(await count('/api/billing/webhook-events')).toBe(before + 1);
+        const events = (await t.call('GET', `/api/billing/webhook-events?filters[and][0][column]=invoiceId&filters[and][0][method]=eq&filters[and][0][value]=${invoice.id}`)).body.data;
+        expect(events.map((e: Record<string, unknown>) => e.outcome)).toEqual(['currency-mismatch']);
         expect((await t.call('GET', `/api/billing/invoices/${invoice.id}`)).body.data.status).toBe('open');
         expect((await t.call('GET', `/api/ecommerce/orders/${cart.id}`)).body.data.status).toBe('paying');
       });

@@ -22,7 +22,7 @@ export function cloudPaymentsProvider(name: 'cloudpayments' | 'tiptoppay', optio
         method: 'POST',
         headers: { authorization: auth, 'content-type': 'application/json' },
         body: JSON.stringify({
-          Amount: Number(decimal(request.amount)),
+          Amount: Number(decimal(request.amount, request.currency)),
           Currency: request.currency.toUpperCase(),
           Description: request.description,
           Email: request.email,
@@ -46,13 +46,14 @@ export function cloudPaymentsProvider(name: 'cloudpayments' | 'tiptoppay', optio
       // a Pay notification carries Status Completed (or Authorized for two-step payments); a Fail one a ReasonCode and no Status
       const outcome: PaymentEvent['outcome'] = status === 'Completed' ? 'paid' : !status && n.ReasonCode !== undefined ? 'failed' : 'ignored';
       const type = status ?? 'Fail';
+      const currency = typeof n.Currency === 'string' && n.Currency ? n.Currency.toLowerCase() : undefined;
       return {
         id: `${transaction}:${type}`,
         type,
         outcome,
         invoiceId: typeof n.InvoiceId === 'string' && n.InvoiceId ? n.InvoiceId : undefined,
-        amount: minorOf(n.Amount),
-        currency: typeof n.Currency === 'string' ? n.Currency.toLowerCase() : undefined,
+        amount: minorOf(n.Amount, currency ?? ''),
+        currency,
       };
     },
   };

@@ -9,7 +9,9 @@ export interface DummyEvent {
   id: string;
   type: 'payment.succeeded' | 'payment.canceled';
   invoiceId: string;
+  /** minor units of the currency (minorDigits) */
   amount: number;
+  /** ISO 4217 code (the billing currency's slug) */
   currency: string;
 }
 
@@ -47,7 +49,7 @@ export function dummyProvider(secret: string): PaymentProvider & {
         invoiceId: e.invoiceId,
         providerId: `dummy_${e.invoiceId}`,
         amount: typeof e.amount === 'number' ? e.amount : undefined,
-        currency: e.currency,
+        currency: typeof e.currency === 'string' && e.currency ? e.currency.toLowerCase() : undefined,
       };
     },
   };

@@ -28,7 +28,7 @@ export function oxProcessingProvider(options: OxProcessingOptions): PaymentProvi
       if (request.currency !== 'usd') throw new ProviderFailed('0xprocessing', 'only USD amounts can be paid');
       const form = new URLSearchParams({
         MerchantId: options.merchantId,
-        AmountUSD: decimal(request.amount),
+        AmountUSD: decimal(request.amount, 'usd'),
         Currency: options.coin,
         Email: request.email,
         ClientId: request.subjectId,
@@ -62,7 +62,8 @@ export function oxProcessingProvider(options: OxProcessingOptions): PaymentProvi
         outcome,
         invoiceId: typeof n.BillingID === 'string' && n.BillingID ? n.BillingID : undefined,
         providerId: typeof n.BillingID === 'string' && n.BillingID ? n.BillingID : undefined,
-        amount: minorOf(n.AmountUSD),
+        // the callback's Currency is the coin paid in; the amount it carries is always in USD
+        amount: minorOf(n.AmountUSD, 'usd'),
         currency: 'usd',
       };
     },

@@ -25,7 +25,7 @@ export function payselectionProvider(name: 'payselection' | 'payselection-intern
         MetaData: { PaymentType: 'Pay' },
         PaymentRequest: {
           OrderId: request.invoiceId,
-          Amount: decimal(request.amount),
+          Amount: decimal(request.amount, request.currency),
           Currency: request.currency.toUpperCase(),
           Description: request.description,
           ExtraData: { SuccessUrl: request.successUrl, CancelUrl: request.cancelUrl, DeclineUrl: request.cancelUrl, WebhookUrl: request.webhookUrl },
@@ -51,14 +51,15 @@ export function payselectionProvider(name: 'payselection' | 'payselection-intern
       const event = String(n.Event ?? '');
       const transaction = String(n.TransactionId ?? '');
       if (!event || !transaction) throw new WebhookRefused('the notification has no Event or TransactionId');
+      const currency = typeof n.Currency === 'string' && n.Currency ? n.Currency.toLowerCase() : undefined;
       return {
         id: `${transaction}:${event}`,
         type: event,
         outcome: event === 'Payment' ? 'paid' : event === 'Fail' ? 'failed' : 'ignored',
         invoiceId: typeof n.OrderId === 'string' ? n.OrderId : undefined,
         providerId: typeof n.OrderId === 'string' ? n.OrderId : undefined,
-        amount: minorOf(n.Amount),
-        currency: typeof n.Currency === 'string' ? n.Currency.toLowerCase() : undefined,
+        amount: minorOf(n.Amount, currency ?? ''),
+        currency,
       };
     },
   };

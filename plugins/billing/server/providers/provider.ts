@@ -5,17 +5,20 @@ export const PROVIDER_NAMES = ['stripe', '0xprocessing', 'payselection', 'paysel
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 export const isProviderName = (v: unknown): v is ProviderName => typeof v === 'string' && (PROVIDER_NAMES as readonly string[]).includes(v);
 
-/** what a provider is asked to collect: one invoice, its amount in minor units (cents, kopecks) */
+/**
+ * what a provider is asked to collect: one invoice, its amount in minor units of its currency, as many
+ * digits as `minorDigits(currency)` says (cents for USD, kopecks for RUB, yen for JPY, fils for KWD)
+ */
 export interface PaymentRequest {
   invoiceId: string;
-  /** the whole amount, in minor units */
+  /** the whole amount, in minor units of `currency` (minorDigits) */
   amount: number;
   /** ISO 4217 code, lower case (a billing currency's slug) */
   currency: string;
   description: string;
   email: string;
   subjectId: string;
-  lines: { title: string; quantity: number; /** minor units */ unitAmount: number }[];
+  lines: { title: string; quantity: number; /** minor units of `currency` */ unitAmount: number }[];
   /** absolute urls the provider sends the buyer back to, and the one it notifies */
   successUrl: string;
   cancelUrl: string;
@@ -39,8 +42,9 @@ export interface PaymentEvent {
   invoiceId?: string;
   /** the provider's payment id (CreatedPayment.providerId), when the event carries it */
   providerId?: string;
-  /** minor units, when the event carries it */
+  /** minor units of the event's currency (minorDigits), when the event carries it */
   amount?: number;
+  /** ISO 4217 code, lower case, when the event carries it: a paid event in another currency than the invoice's is not applied */
   currency?: string;
 }
 
@@ -96,10 +100,38 @@ export function sameText(a: string | null | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** '4900' minor units → '49.00' */
-export const decimal = (minor: number) => (minor / 100).toFixed(2);
-/** 49.5 → 4950 */
-export const minorOf = (amount: unknown) => (typeof amount === 'number' || (typeof amount === 'string' && amount.trim() !== '') ? Math.round(Number(amount) * 100) : undefined);
+const digitsOf = new Map<string, number>();
+
+/**
+ * How many digits a currency's minor unit has, from its ISO 4217 code (any case), as the runtime's Intl
+ * data says: USD 2, RUB 2, JPY 0, KRW 0, KWD 3. A code Intl does not take (a custom currency, 'usdt')
+ * counts 2. Every amount sent to or read from a provider goes through it (toMinor, decimal, minorOf).
+ */
+export function minorDigits(code: string): number {
+  const key = String(code ?? '').trim().toUpperCase();
+  const known = digitsOf.get(key);
+  if (known !== undefined) return known;
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency: key }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    /* not an ISO code: two digits */
+  }
+  // only well-formed codes are kept, so that odd strings from webhooks cannot grow the map
+  if (/^[A-Z]{3}$/.test(key)) digitsOf.set(key, digits);
+  return digits;
+}
+
+/** a major amount in minor units of the currency, half up (through a fixed decimal: 1.005 USD → 101): 49.5 USD → 4950, 1000 JPY → 1000 */
+export const toMinor = (amount: number, currency: string) => Math.round(Number((amount * 10 ** minorDigits(currency)).toFixed(6)));
+/** minor units as the decimal string of a major amount: 4900 USD → '49.00', 1000 JPY → '1000', 1235 KWD → '1.235' */
+export const decimal = (minor: number, currency: string) => {
+  const digits = minorDigits(currency);
+  return (minor / 10 ** digits).toFixed(digits);
+};
+/** a major amount as a provider sends it (number or decimal string) in minor units of the currency: '49.5' USD → 4950; undefined when there is none */
+export const minorOf = (amount: unknown, currency: string) =>
+  typeof amount === 'number' || (typeof amount === 'string' && amount.trim() !== '') ? toMinor(Number(amount), currency) : undefined;
 
 /** a JSON body, or a refusal naming what was wrong */
 export function parseJson(body: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { ProviderFailed, WebhookRefused, type PaymentEvent, type PaymentProvider, type PaymentRequest } from './provider.js';
+import { minorDigits, ProviderFailed, WebhookRefused, type PaymentEvent, type PaymentProvider, type PaymentRequest } from './provider.js';
 
 export interface StripeOptions {
   secretKey: string;
@@ -7,6 +7,19 @@ export interface StripeOptions {
   /** another API address (a local fake in tests): http://127.0.0.1:12111 */
   apiUrl?: string;
 }
+
+/**
+ * Stripe's own minor units (docs.stripe.com/currencies): its zero-decimal and three-decimal currencies; every
+ * other one is two-decimal in its API — also ISK and HUF, whose ISO 4217 / CLDR minor unit is 0 but which Stripe
+ * still takes in hundredths, and IDR, PKR, COP… that the runtime's Intl data counts without decimals.
+ */
+const STRIPE_ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
+const STRIPE_THREE_DECIMAL = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
+const stripeDigits = (currency: string) => (STRIPE_ZERO_DECIMAL.has(currency.toLowerCase()) ? 0 : STRIPE_THREE_DECIMAL.has(currency.toLowerCase()) ? 3 : 2);
+/** minor units of the currency (minorDigits) → Stripe's amount, and back; the same number wherever both agree (USD, JPY, KWD…) */
+const shift = (n: number, digits: number) => Math.round(digits >= 0 ? n * 10 ** digits : n / 10 ** -digits);
+export const toStripeAmount = (minor: number, currency: string) => shift(minor, stripeDigits(currency) - minorDigits(currency));
+export const fromStripeAmount = (amount: number, currency: string) => shift(amount, minorDigits(currency) - stripeDigits(currency));
 
 /** what each Checkout Session event means for the invoice */
 function outcomeOf(type: string, session: Stripe.Checkout.Session): PaymentEvent['outcome'] {
@@ -45,7 +58,7 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
             metadata: { invoiceId: request.invoiceId, subjectId: request.subjectId },
             line_items: request.lines.map((l) => ({
               quantity: l.quantity,
-              price_data: { currency: request.currency, unit_amount: l.unitAmount, product_data: { name: l.title } },
+              price_data: { currency: request.currency, unit_amount: toStripeAmount(l.unitAmount, request.currency), product_data: { name: l.title } },
             })),
             success_url: request.successUrl,
             cancel_url: request.cancelUrl,
@@ -76,8 +89,8 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
         outcome: outcomeOf(event.type, session),
         invoiceId: session.metadata?.invoiceId ?? session.client_reference_id ?? undefined,
         providerId: session.id,
-        amount: session.amount_total ?? undefined,
-        currency: session.currency ?? undefined,
+        amount: typeof session.amount_total === 'number' && session.currency ? fromStripeAmount(session.amount_total, session.currency) : (session.amount_total ?? undefined),
+        currency: session.currency ? session.currency.toLowerCase() : undefined,
       };
     },
   };
