@@ -205,6 +205,10 @@ for (const d of DIALECTS) {
       expect((await t.anon('GET', q('GET', '/api/rbac/identities'))).status).toBe(401);
       expect((await t.as(member.jwt)('GET', q('POST', '/api/ecommerce/products'))).status).toBe(403);
       expect((await t.as(member.jwt)('GET', q('GET', `/api/rbac/subjects/${member.id}/identities`))).status).toBe(200);
+      // the route as a request to it is routed: dot segments resolved, so the answer is the real route's
+      expect((await t.as(member.jwt)('GET', q('POST', '/api/rbac/subjects/authentication/../../roles'))).status).toBe(403);
+      expect((await t.as(member.jwt)('GET', q('POST', '/api/rbac/roles'))).status).toBe(403);
+      expect((await t.as(member.jwt)('GET', q('GET', '//evil.example/api/ecommerce/products'))).status).toBe(400);
       // a route under another subject is that subject's: is-authorized says what the route answers (403), for each
       // route below a subject, and the route itself refuses the same
       const other = await t.register('other-ken@example.com');

@@ -63,6 +63,11 @@ for (const d of DIALECTS) {
       expect(me.roles.map((r: { slug: string }) => r.slug)).toEqual(['member']);
       const second = await signIn(wallet, siwe(wallet.address, await nonce(), { statement: 'Again.' }));
       expect((await t.as(second.body.data.jwt)('GET', ROUTES.me)).body.data.id).toBe(me.id);
+      // a field a wallet sign-in does not take is a 400 naming it, as on every route (docs/API.md), and its nonce is not spent
+      const fresh = siwe(wallet.address, await nonce());
+      const extra = await signIn(wallet, fresh, { roles: ['admin'], isAdmin: true });
+      expect([extra.status, extra.body.cause]).toEqual([400, [{ field: 'roles', rule: 'unknown', message: 'roles is not an allowed field' }, { field: 'isAdmin', rule: 'unknown', message: 'isAdmin is not an allowed field' }]]);
+      expect((await signIn(wallet, fresh)).status).toBe(200);
     });
 
     it('a forged signature, a reused, expired or made-up nonce, a short message: refused, nothing made', async () => {

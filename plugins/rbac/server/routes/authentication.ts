@@ -112,8 +112,9 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     const type = q('type') ?? 'HTTP';
     if (type !== 'HTTP') throw badRequest("permission[type] must be 'HTTP'", [{ field: 'permission[type]', rule: 'enum', message: "type must be 'HTTP'" }]);
     if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) throw badRequest('action[method] must be one of GET, POST, PUT, PATCH, DELETE', [{ field: 'action[method]', rule: 'enum', message: 'method must be one of GET, POST, PUT, PATCH, DELETE' }]);
-    if (!route.startsWith('/')) throw badRequest('action[route] must be a path starting with /', [{ field: 'action[route]', rule: 'format', message: 'route must start with /' }]);
-    await access.decide(c, method, route);
+    if (!route.startsWith('/') || route.startsWith('//')) throw badRequest('action[route] must be a path starting with /', [{ field: 'action[route]', rule: 'format', message: 'route must start with /' }]);
+    // the path as a request to it is routed: dot segments resolved (`/a/../b` is `/b`), the query left out
+    await access.decide(c, method, new URL(route, 'http://localhost').pathname);
     return c.json({ data: { ok: true, authorized: true } });
   });
 
@@ -280,9 +281,16 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     return c.json({ data: await signIn(c, ctx, accounts, subjectId) });
   }
 
+  const WALLET_FIELDS = ['address', 'message', 'signature', 'currentPassword'];
   app.post(`${base}/ethereum-virtual-machine`, async (c) => {
     const body = (await readBody(c)).data as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object') throw badRequest('Data is undefined');
+    // a sign-in takes its signed fields and, to link the wallet to the signed-in subject, the current password
+    const unknown = Object.keys(body).filter((k) => !WALLET_FIELDS.includes(k));
+    if (unknown.length) {
+      const causes = unknown.map((field) => ({ field, rule: 'unknown', message: `${field} is not an allowed field` }));
+      throw badRequest(causes.length === 1 ? `Validation failed: ${causes[0].message}` : `Validation failed on ${causes.length} fields`, causes);
+    }
     const address = await verifiedWallet(c, deps, body);
     return thirdParty(c, 'ethereum_virtual_machine', address, body.currentPassword);
   });
