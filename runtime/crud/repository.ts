@@ -480,20 +480,29 @@ export class Repository {
    * (the caller's own, for a subject); created when there is none.
    */
   async findOrCreate(entity: Entity, body: Row, opts: WriteOptions & { scope?: SQL } = {}): Promise<{ row: Row; created: boolean }> {
-    return this.guard(entity, () =>
-      this.database.transaction(async (tx) => {
-        const data = this.toDb(entity, body);
-        const t = this.table(entity);
-        const conditions = entity.fields
-          .filter((f) => !f.secret && MATCHABLE.has(f.kind) && f.name in data)
-          .map((f) => (data[f.name] === null ? sql`${t[f.name]} is null` : eq(t[f.name], data[f.name])));
-        if (conditions.length) {
-          const [found] = await tx.select(this.columns(entity)).from(t).where(and(...conditions, opts.scope)).orderBy(t.createdAt, t.id).limit(1);
+    const data = this.toDb(entity, body);
+    const t = this.table(entity);
+    const conditions = entity.fields
+      .filter((f) => !f.secret && MATCHABLE.has(f.kind) && f.name in data)
+      .map((f) => (data[f.name] === null ? sql`${t[f.name]} is null` : eq(t[f.name], data[f.name])));
+    const find = async (db: Drizzle): Promise<Row | undefined> =>
+      conditions.length ? (await db.select(this.columns(entity)).from(t).where(and(...conditions, opts.scope)).orderBy(t.createdAt, t.id).limit(1))[0] : undefined;
+    try {
+      return await this.guard(entity, () =>
+        this.database.transaction(async (tx) => {
+          const found = await find(tx);
           if (found) return { row: found, created: false };
-        }
-        return { row: await this.create(entity, body, tx, '', undefined, opts), created: true };
-      }),
-    );
+          return { row: await this.create(entity, body, tx, '', undefined, opts), created: true };
+        }),
+      );
+    } catch (e) {
+      // PostgreSQL: a concurrent call made the same row between this one's find and its insert (each transaction saw
+      // none), and the unique key refused the second. It is there now: found, as a call a moment later would find it
+      if (!(e instanceof HttpError) || e.status !== 409) throw e;
+      const found = await find(this.database.db);
+      if (!found) throw e;
+      return { row: found, created: false };
+    }
   }
 
   /** all or nothing, in one transaction: a refusing hook on any item writes nothing at all */

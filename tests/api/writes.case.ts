@@ -198,6 +198,15 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect(invalid.status).toBe(400);
     });
 
+    it('find-or-create called 30 times at once makes one row: one 201, every other call 200 with that row', async () => {
+      const calls = await Promise.all(Array.from({ length: 30 }, () => t.call('POST', `${P}/find-or-create`, { data: { slug: 'foc-race', adminTitle: 'Race' } })));
+      expect(calls.map((c) => c.status).sort()).toEqual([...Array(29).fill(200), 201].sort());
+      expect(new Set(calls.map((c) => c.body.data.id)).size).toBe(1);
+      // a call refused by the unique key for another reason than the race is still the 409 naming the field
+      const taken = await t.call('POST', `${P}/find-or-create`, { data: { slug: 'foc-race', adminTitle: 'Another' } });
+      expect([taken.status, taken.body.cause?.[0]?.field]).toEqual([409, 'slug']);
+    });
+
     it('bulk create and bulk update are all or nothing', async () => {
       const before = await count();
       const ok = await t.call('POST', `${P}/bulk`, { data: [{ slug: 'bulk-1' }, { slug: 'bulk-2' }] });
