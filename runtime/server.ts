@@ -1,5 +1,6 @@
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { join } from 'node:path';
+import net from 'node:net';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { openDatabaseOf } from './db/open.js';
@@ -38,21 +39,73 @@ export interface Running {
   close(graceMs?: number): Promise<void>;
 }
 
+/** how long a connection accepted before a shutdown may take to send its first request, once the shutdown began */
+const FIRST_REQUEST_GRACE_MS = 1000;
+
+interface Connection {
+  /** when it was accepted */
+  at: number;
+  /** requests it has sent, and those still being answered */
+  requests: number;
+  active: number;
+}
+
+const connectionsOf = new WeakMap<import('node:http').Server, { sockets: Map<import('node:net').Socket, Connection>; draining: boolean }>();
+
 /**
- * Stops the server accepting connections and resolves once every connection has ended: idle keep-alive
- * connections are closed at once and as soon as their request in flight is answered; after `graceMs` the
- * remaining ones are cut.
+ * Keeps what a graceful stop needs to know of each connection (`drain`): whether it has sent a request and whether
+ * one is being answered. Called as the server is made, before it listens.
+ */
+export function trackConnections(server: import('node:http').Server) {
+  const state = { sockets: new Map<import('node:net').Socket, Connection>(), draining: false };
+  connectionsOf.set(server, state);
+  server.on('connection', (socket: import('node:net').Socket) => {
+    state.sockets.set(socket, { at: Date.now(), requests: 0, active: 0 });
+    socket.once('close', () => state.sockets.delete(socket));
+  });
+  // first, before the app writes anything: an answer given while stopping closes its connection after it
+  server.prependListener('request', (req, res) => {
+    const c = state.sockets.get(req.socket);
+    if (c) {
+      c.requests++;
+      c.active++;
+      res.once('close', () => c.active--);
+    }
+    if (state.draining && !res.headersSent) res.setHeader('connection', 'close');
+  });
+}
+
+/**
+ * Stops the server accepting connections and resolves once every connection has ended. Every connection already
+ * accepted is answered: one between requests (keep-alive) is closed at once, as soon as its request in flight is
+ * answered; one that has not sent its first request yet (its bytes may be on their way) gets
+ * FIRST_REQUEST_GRACE_MS to send it, and is answered with `Connection: close`. After `graceMs` the remaining ones are
+ * cut. (Node's own `http.Server.close` also closes the connections with no request parsed yet, which reset requests
+ * a client had already sent: the listening socket is closed as a plain `net.Server` instead.)
  */
 export function drain(server: import('node:http').Server, graceMs: number): Promise<void> {
+  const state = connectionsOf.get(server);
+  if (state) state.draining = true;
+  const started = Date.now();
+  const closeIdle = () => {
+    if (!state) return server.closeIdleConnections();
+    const now = Date.now();
+    for (const [socket, c] of state.sockets) {
+      if (c.active) continue;
+      if (c.requests > 0 || now - Math.max(c.at, started) >= FIRST_REQUEST_GRACE_MS) socket.destroy();
+    }
+  };
   return new Promise<void>((resolve) => {
-    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const idle = setInterval(closeIdle, 50);
     const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => {
+    const done = () => {
       clearInterval(idle);
       clearTimeout(deadline);
       resolve();
-    });
-    server.closeIdleConnections();
+    };
+    if (state) (net.Server.prototype.close as (this: net.Server, cb: () => void) => net.Server).call(server, done);
+    else server.close(done);
+    closeIdle();
   });
 }
 
@@ -93,6 +146,7 @@ export async function startServer(opts: StartOptions): Promise<Running & { seede
   const prepared = await prepare(opts);
   // the HTTP server first, so that Vite's HMR (development) attaches to it instead of a port of its own
   const server = createAdaptorServer({ fetch: prepared.app.fetch });
+  trackConnections(server as import('node:http').Server);
   const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off', prepared.ctx.services.storefront as StorefrontRenderer | undefined, { httpServer: server as import('node:http').Server, port: opts.config.port });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -122,7 +122,8 @@ try {
     const { runCodegen } = await import('./codegen.js');
     if (!(await runCodegen())) process.exit(1);
   }
-  const workers = Number(process.env.WORKERS ?? 1);
+  // digits only: Number() would also take '1e1', '0x2' and ' 2'
+  const workers = /^\d+$/.test(process.env.WORKERS ?? '1') ? Number(process.env.WORKERS ?? 1) : NaN;
   if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new Error(`WORKERS must be a whole number from 1 to 256, got '${process.env.WORKERS}'`);
   if (workers > 1 && cluster.isPrimary) await primary(workers);
   else await serve(cluster.isPrimary);
