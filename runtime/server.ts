@@ -41,6 +41,13 @@ export interface Running {
 
 /** how long a connection accepted before a shutdown may take to send its first request, once the shutdown began */
 const FIRST_REQUEST_GRACE_MS = 1000;
+/**
+ * A stopping server keeps accepting until no connection has come for QUIET_MS (at most ACCEPT_MAX_MS): the kernel
+ * queues connections a busy process has not accepted yet (a process busy writing takes one per turn of its event
+ * loop), and closing the listening socket resets every one of them — requests clients sent before the signal.
+ */
+const QUIET_MS = 50;
+const ACCEPT_MAX_MS = 1000;
 
 interface Connection {
   /** when it was accepted */
@@ -50,16 +57,17 @@ interface Connection {
   active: number;
 }
 
-const connectionsOf = new WeakMap<import('node:http').Server, { sockets: Map<import('node:net').Socket, Connection>; draining: boolean }>();
+const connectionsOf = new WeakMap<import('node:http').Server, { sockets: Map<import('node:net').Socket, Connection>; draining: boolean; lastConnection: number }>();
 
 /**
  * Keeps what a graceful stop needs to know of each connection (`drain`): whether it has sent a request and whether
  * one is being answered. Called as the server is made, before it listens.
  */
 export function trackConnections(server: import('node:http').Server) {
-  const state = { sockets: new Map<import('node:net').Socket, Connection>(), draining: false };
+  const state = { sockets: new Map<import('node:net').Socket, Connection>(), draining: false, lastConnection: 0 };
   connectionsOf.set(server, state);
   server.on('connection', (socket: import('node:net').Socket) => {
+    state.lastConnection = Date.now();
     state.sockets.set(socket, { at: Date.now(), requests: 0, active: 0 });
     socket.once('close', () => state.sockets.delete(socket));
   });
@@ -103,9 +111,18 @@ export function drain(server: import('node:http').Server, graceMs: number): Prom
       clearTimeout(deadline);
       resolve();
     };
-    if (state) (net.Server.prototype.close as (this: net.Server, cb: () => void) => net.Server).call(server, done);
-    else server.close(done);
-    closeIdle();
+    if (!state) {
+      server.close(done);
+      return closeIdle();
+    }
+    // the listening socket closes once the connections the kernel queued before the signal are accepted (QUIET_MS)
+    const quiet = setInterval(() => {
+      const now = Date.now();
+      if (now - Math.max(state.lastConnection, started) < QUIET_MS && now - started < ACCEPT_MAX_MS) return;
+      clearInterval(quiet);
+      (net.Server.prototype.close as (this: net.Server, cb: () => void) => net.Server).call(server, done);
+      closeIdle();
+    }, 10);
   });
 }
 

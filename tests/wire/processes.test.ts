@@ -102,7 +102,7 @@ describe('shutdown: SIGTERM drains the requests in flight and exits 0', () => {
         req.end(body);
       });
     let termAt = Infinity;
-    const clients = Array.from({ length: 8 }, async (_, k) => {
+    const clients = Array.from({ length: 30 }, async (_, k) => {
       for (let i = 0; performance.now() < termAt + 300; i++) {
         const one: Sent = { slug: `term-${run}-${k}-${i}` };
         sent.push(one);
