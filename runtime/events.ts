@@ -12,6 +12,12 @@ export interface EventBus<T> {
   subscribe(listener: (event: T) => void): () => void;
   /** resolves once events from other processes are being received */
   ready: Promise<unknown>;
+  /**
+   * `listener` runs when events of other processes may have been lost (Redis): this process's subscription came back
+   * after its connection dropped, or another process could not publish during an outage and has reconnected. A cache
+   * kept by events drops what it holds. Answers the function that stops listening.
+   */
+  onMissed(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -40,6 +46,12 @@ export function createEventBus<T>(channel: string, redisUrl: string | undefined,
     local.on('event', listener);
     return () => void local.off('event', listener);
   };
+  const missed = new EventEmitter();
+  missed.setMaxListeners(0);
+  const onMissed = (listener: () => void) => {
+    missed.on('missed', listener);
+    return () => void missed.off('missed', listener);
+  };
   if (!redisUrl) {
     // several processes of one machine (WORKERS=N) without Redis: through the cluster's primary
     const peers = workerChannel<T>(`events:${channel}`, emit);
@@ -47,23 +59,47 @@ export function createEventBus<T>(channel: string, redisUrl: string | undefined,
       publish: (event) => (emit(event), peers?.publish(event)),
       subscribe,
       ready: Promise.resolve(),
-      close: async () => (local.removeAllListeners(), peers?.close()),
+      onMissed,
+      close: async () => (local.removeAllListeners(), missed.removeAllListeners(), peers?.close()),
     };
   }
 
-  const pub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  const sub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  pub.on('error', (err) => log.warn({ err, channel }, 'event bus: redis error'));
-  sub.on('error', (err) => log.warn({ err, channel }, 'event bus: redis error'));
+  const notifyMissed = () => {
+    for (const listener of missed.listeners('missed') as (() => void)[]) {
+      try {
+        listener();
+      } catch (err) {
+        log.warn({ err, channel }, 'event listener failed');
+      }
+    }
+  };
+  const pub = redisClient(redisUrl, log, `event bus ${channel} (publish)`);
+  const sub = redisClient(redisUrl, log, `event bus ${channel} (subscribe)`);
   const ready = sub
     .connect()
     .then(() => sub.subscribe(channel))
     .catch((err) => log.warn({ err, channel }, 'event bus: cannot subscribe'));
+  const published = Promise.all([ready, pub.connect().catch(() => undefined)]);
+  // ioredis subscribes again by itself on every reconnection; what was published meanwhile is gone
+  let subscribed = false;
+  sub.on('ready', () => {
+    if (subscribed) notifyMissed();
+    subscribed = true;
+  });
+  // a publish lost to an outage: once this process reaches Redis again, the others hear that they missed something
+  let lost = false;
+  pub.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    pub.publish(channel, JSON.stringify({ from: me, missed: true })).catch(() => (lost = true));
+  });
   sub.on('message', (ch: string, raw: string) => {
     if (ch !== channel) return;
     try {
-      const msg = JSON.parse(raw) as { from: string; event: T };
-      if (msg.from !== me) emit(msg.event);
+      const msg = JSON.parse(raw) as { from: string; event?: T; missed?: boolean };
+      if (msg.from === me) return;
+      if (msg.missed) notifyMissed();
+      else emit(msg.event as T);
     } catch {
       /* not ours */
     }
@@ -71,13 +107,48 @@ export function createEventBus<T>(channel: string, redisUrl: string | undefined,
   return {
     publish(event) {
       emit(event);
-      void ready.then(() => pub.publish(channel, JSON.stringify({ from: me, event }))).catch((err) => log.warn({ err, channel }, 'event bus: cannot publish'));
+      void published
+        .then(() => pub.publish(channel, JSON.stringify({ from: me, event })))
+        .catch((err) => {
+          lost = true;
+          log.warn({ err, channel }, 'event bus: cannot publish');
+        });
     },
     subscribe,
     ready,
+    onMissed,
     async close() {
       local.removeAllListeners();
+      missed.removeAllListeners();
       await Promise.allSettled([pub.quit(), sub.quit()]);
     },
   };
+}
+
+/**
+ * A Redis connection of this server's (event buses, rate limits): connects when first asked, fails a command at once
+ * instead of queueing it while Redis cannot be reached (callers fall back or log), retries the connection in the
+ * background, and logs one line per outage (when it starts and when it ends), not one per attempt.
+ */
+export function redisClient(redisUrl: string, log: Logger, name: string): Redis {
+  const client = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    // a command sent while disconnected fails at once rather than waiting for a reconnection
+    enableOfflineQueue: false,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  let down = false;
+  client.on('error', (err) => {
+    if (down) return;
+    down = true;
+    log.warn({ err: { message: err.message, code: (err as NodeJS.ErrnoException).code } }, `${name}: Redis cannot be reached; retrying in the background`);
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info(`${name}: Redis reached again`);
+  });
+  return client;
 }

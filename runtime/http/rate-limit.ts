@@ -2,7 +2,9 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { inClusterWorker } from '../cluster.js';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { redisClient } from '../events.js';
+import { createLogger } from '../log.js';
 import { HttpError } from './errors.js';
 import type { Config } from '../config.js';
 
@@ -43,9 +45,20 @@ let redis: Redis | undefined;
  */
 function counter(config: Config, keyPrefix: string, l: Limit): RateLimiterAbstract {
   if (config.redisUrl) {
-    // connects on the first counted attempt, so that processes that never count open no connection
-    redis ??= new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
-    return new RateLimiterRedis({ storeClient: redis, keyPrefix, points: l.points, duration: l.duration, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration }) });
+    if (!redis) {
+      redis = redisClient(config.redisUrl, createLogger(config), 'rate limits');
+      redis.connect().catch(() => undefined);
+    }
+    // while Redis cannot be reached, this process's own counters answer at once (the insurance limiter): a sign-in
+    // waited 10 to 20 s for the connection attempts before
+    return new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix,
+      points: l.points,
+      duration: l.duration,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration }),
+    });
   }
   if (inClusterWorker()) return new RateLimiterCluster({ keyPrefix, points: l.points, duration: l.duration, timeoutMs: 3000 });
   return new RateLimiterMemory({ keyPrefix, points: l.points, duration: l.duration });

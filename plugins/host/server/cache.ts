@@ -41,6 +41,11 @@ export class PageCache {
     }
   }
 
+  /** drops every page */
+  clear() {
+    this.pages.clear();
+  }
+
   get size() {
     return this.pages.size;
   }

@@ -10,11 +10,14 @@ import { coversPlan } from '../../../runtime/crud/expand.js';
 import type { PageAssets } from './document.js';
 import type { PageData } from '../../../web/storefront/page.js';
 import { PageCache } from './cache.js';
-import { createCacheBus } from './bus.js';
+import { createEventBus } from '../../../runtime/events.js';
 import { discoveryRoutes } from './sitemap.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
 import { keptBy } from '../../../runtime/kept.js';
 import { utf8 } from '../../../runtime/http/wire.js';
+
+/** what a change tells every instance's page cache */
+type CacheEvent = { type: 'changed'; entityId: string } | { type: 'revalidate'; path: string; layout: boolean };
 
 /** what runtime/web.ts calls for every page request (not /api, /admin, assets) */
 export interface Storefront {
@@ -137,7 +140,11 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
   if (s) return s;
   const caching = options.pageCache !== false;
   const cache = new PageCache();
-  const bus = createCacheBus(ctx.config.redisUrl, ctx.log, (e) => (e.type === 'changed' ? cache.changed(e.entityId) : cache.revalidate(e.path, e.layout)));
+  // page-cache events shared by every instance (runtime/events.ts): a change on one drops the pages every instance
+  // cached; when some may have been missed (a Redis outage), every cached page goes
+  const bus = createEventBus<CacheEvent>('page-cache', ctx.config.redisUrl, ctx.log);
+  bus.subscribe((e) => (e.type === 'changed' ? cache.changed(e.entityId) : cache.revalidate(e.path, e.layout)));
+  bus.onMissed(() => cache.clear());
   // a delete cascades to the rows that point at it: pages that read those are stale too
   const referencing = new Map(ctx.model.entities.map((e) => [e.id, ctx.model.entities.filter((r) => r.fields.some((f) => f.kind === 'reference' && f.target === e.id)).map((r) => r.id)]));
 
