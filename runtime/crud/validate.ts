@@ -28,6 +28,11 @@ function validatorsOf(entity: Entity, model: Model) {
 const joinPath = (prefix: string, pointer: string) =>
   [prefix, ...pointer.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))].filter(Boolean).join('.');
 
+const enumChoices = (values: unknown[]) => {
+  const named = values.filter((v) => v !== null).join(', ');
+  return values.includes(null) ? `${named} (or null)` : named;
+};
+
 function causeOf(err: ErrorObject, prefix: string): Cause {
   const at = joinPath(prefix, err.instancePath);
   const p = err.params as Record<string, unknown>;
@@ -41,7 +46,8 @@ function causeOf(err: ErrorObject, prefix: string): Cause {
       return { field, rule: 'required', message: `${field} is required` };
     }
     case 'enum':
-      return { field: at, rule: 'enum', message: `${at} must be one of: ${(p.allowedValues as unknown[]).join(', ')}` };
+      // an optional enum also takes null, which the list names in words rather than as an empty item
+      return { field: at, rule: 'enum', message: `${at} must be one of: ${enumChoices(p.allowedValues as unknown[])}` };
     case 'format':
       // a date or a date-time says what it accepts; any other format as ajv words it
       if (Object.hasOwn(FORMAT_RULES, String(p.format))) return { field: at, rule: 'format', message: `${at || 'data'} ${FORMAT_RULES[String(p.format)]}` };

@@ -97,6 +97,9 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
         expect(once.body.message).toBe('Validation failed: type must be one of: one_off, subscription');
       }
       expect(await count()).toBe(before);
+      // an optional enum also takes null: said in words, not as an empty last item ('…, dummy, ')
+      const optional = await t.call('POST', '/api/billing/invoices', { data: { provider: 'paypal' } });
+      expect(optional.body.cause).toEqual([{ field: 'provider', rule: 'enum', message: 'provider must be one of: stripe, 0xprocessing, payselection, payselection-international, cloudpayments, tiptoppay, dummy (or null)' }]);
       const required = await t.call('POST', '/api/host/metadata', { data: {} });
       expect(required.status).toBe(400);
       expect(required.body.cause).toEqual([{ field: 'title', rule: 'required', message: 'title is required' }]);
