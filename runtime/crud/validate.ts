@@ -25,8 +25,11 @@ function validatorsOf(entity: Entity, model: Model) {
   return v;
 }
 
+/** a JSON pointer under `prefix` as the API names fields: `items/0/quantity` → `items[0].quantity`, as in `data[0].slug` */
 const joinPath = (prefix: string, pointer: string) =>
-  [prefix, ...pointer.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))].filter(Boolean).join('.');
+  [prefix, ...pointer.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))]
+    .filter(Boolean)
+    .reduce((path, part) => (/^\d+$/.test(part) && path ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 
 const enumChoices = (values: unknown[]) => {
   const named = values.filter((v) => v !== null).join(', ');

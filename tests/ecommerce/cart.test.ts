@@ -121,6 +121,12 @@ for (const d of DIALECTS) {
       const strange = await m.call('PATCH', shopPath(m.id, `/orders/${cart.id}`), { data: { ordersToProducts: [{ id: '00000000-0000-4000-8000-000000000000', quantity: 2 }] } });
       expect(strange.status).toBe(400);
       expect(strange.body.cause[0]).toMatchObject({ field: 'ordersToProducts[0].id', rule: 'reference' });
+      // one line named twice in a change: which quantity was meant is not known
+      const twice = await m.call('PATCH', shopPath(m.id, `/orders/${cart.id}`), { data: { ordersToProducts: [{ id: bookLine, quantity: 2 }, { id: penLine, quantity: 3 }, { id: bookLine.toUpperCase(), quantity: 7 }] } });
+      expect([twice.status, twice.body.cause]).toEqual([400, [{ field: 'ordersToProducts[2].id', rule: 'unique', message: `line ${bookLine} is named more than once` }]]);
+      // the schema's own checks name array items the same way as the spec's (ordersToProducts[i].field, not .i.)
+      const extra = await m.call('PATCH', shopPath(m.id, `/orders/${cart.id}`), { data: { ordersToProducts: [{ id: bookLine, quantity: 2, price: 0 }] } });
+      expect(extra.body.cause).toEqual([expect.objectContaining({ field: 'ordersToProducts[0].price', rule: 'unknown' })]);
 
       const less = await m.call('DELETE', shopPath(m.id, `/orders/${cart.id}`), { data: { ordersToProducts: [{ id: penLine, quantity: 4 }] } });
       expect(less.body.data.ordersToProducts.map((l: { quantity: number }) => l.quantity)).toEqual([1, 6]);
@@ -195,6 +201,9 @@ for (const d of DIALECTS) {
       expect(patched.status).toBe(200);
       expect(amounts(patched.body.data.totals)).toEqual({ usd: 82.5 });
       expect((await m.call('PATCH', `${ORDERS}/${cart.id}/orders-to-products/${line}`, { data: { quantity: -2 } })).body.cause[0]).toMatchObject({ field: 'quantity', rule: 'positive-integer' });
+      // a line the path names that is not this order's is not found
+      const unknownLine = await m.call('PATCH', `${ORDERS}/${cart.id}/orders-to-products/00000000-0000-4000-8000-000000000000`, { data: { quantity: 2 } });
+      expect([unknownLine.status, unknownLine.body.message]).toEqual([404, `No line 00000000-0000-4000-8000-000000000000 in order ${cart.id}`]);
       expect(amounts((await m.call('GET', `/api/ecommerce/orders-to-products/${line}/total`)).body.data)).toEqual({ usd: 62.5, rub: 4950 });
       expect((await m.call('GET', `${ORDERS}/not-a-uuid/total`)).status).toBe(400);
       expect((await m.call('GET', `${ORDERS}/00000000-0000-4000-8000-000000000000/total`)).status).toBe(404);

@@ -106,6 +106,9 @@ for (const d of DIALECTS) {
         expect(r.status).toBe(400);
         expect(r.body.message).toBe('orderId is required');
       }
+      // ids given, in the wrong shape: said so, not that they are missing
+      const strings = await checkout({ ecommerceModule: { orders: ['00000000-0000-4000-8000-000000000000'] } });
+      expect(strings.body.cause).toEqual([{ field: 'ecommerceModule.orders', rule: 'type', message: 'ecommerceModule.orders must be a list of objects with the order id: [{"id": "…"}]' }]);
       // the currency may be left out (the default one): a malformed one is still refused
       expect((await checkout({ billingModule: { currency: { id: 'not-a-uuid' } } })).body.cause[0]).toMatchObject({ field: 'billingModule.currency.id', rule: 'pattern' });
       expect((await checkout({ billingModule: { currency: { id: '00000000-0000-4000-8000-000000000000' } } })).body.cause[0]).toMatchObject({ field: 'billingModule.currency.id', rule: 'reference' });

@@ -109,7 +109,11 @@ export function linesInput(data: Data, mode: 'update' | 'remove') {
     positiveInteger(item.quantity, `ordersToProducts[${i}].quantity`);
   });
   const body = (mode === 'update' ? updateLines : removeLines)(data);
-  return body.ordersToProducts.map((it) => ({ id: it.id.toLowerCase(), quantity: it.quantity }));
+  const lines = body.ordersToProducts.map((it) => ({ id: it.id.toLowerCase(), quantity: it.quantity }));
+  // a line set twice in one change would keep whichever came last: which one the client meant is not known
+  const twice = mode === 'update' ? lines.findIndex((it, i) => lines.findIndex((o) => o.id === it.id) !== i) : -1;
+  if (twice >= 0) throw fail(`ordersToProducts[${twice}].id`, 'unique', `line ${lines[twice].id} is named more than once`);
+  return lines;
 }
 
 const quantityBody = bodyValidator<{ quantity: number }>({ type: 'object', additionalProperties: false, required: ['quantity'], properties: { quantity } });
@@ -153,6 +157,9 @@ const common = (b: { email: string; comment?: string | null }) => ({ email: b.em
 export function ordersCheckoutInput(data: Data, defaultProvider: ProviderName | undefined) {
   const provider = providerOf(data, defaultProvider);
   const orders = (data.ecommerceModule as Data | undefined)?.orders;
+  if (Array.isArray(orders) && orders.some((o) => typeof o === 'string')) {
+    throw fail('ecommerceModule.orders', 'type', 'ecommerceModule.orders must be a list of objects with the order id: [{"id": "…"}]');
+  }
   if (!Array.isArray(orders) || !orders.length || orders.some((o) => !o || typeof o !== 'object' || blank((o as Data).id))) throw fail('ecommerceModule.orders', 'required', 'orderId is required');
   const body = ordersCheckout({ ...data, provider });
   return { provider, ...common(body), currencyId: currencyIdOf(body), orderIds: body.ecommerceModule.orders.map((o) => o.id.toLowerCase()) };

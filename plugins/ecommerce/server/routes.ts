@@ -205,6 +205,9 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
     const change = async (tx: Drizzle) => {
       const order = await visibleOrder(c, id, tx);
       if (!isPrivileged(caller)) Orders.assertCart(order);
+      // the line is named by the path: one that is not this order's is not found
+      const line = await ctx.repo.get(lineEntity, lineId, tx);
+      if (!line || line.orderId !== id) throw new HttpError(404, `No line ${lineId} in order ${id}`);
       await orders.setQuantities(id, [{ id: lineId, quantity }], tx);
       return (await orders.views([id], tx))[0];
     };
