@@ -104,7 +104,7 @@ describe('relations in a form', () => {
     const m = model();
     const names = (from: string, rel: string) => linkFields(relationsOf(m, entity(from)).find((r) => r.relation.id === rel)!).map((f) => f.name);
     expect(names('ecommerce/product', 'ecommerce/stores-to-products')).toEqual(['sku']);
-    expect(names('ecommerce/product', 'ecommerce/orders-to-products')).toEqual(['quantity']);
+    expect(names('ecommerce/product', 'ecommerce/orders-to-products')).toEqual(['quantity', 'prices']);
     expect(names('host/page', 'host/pages-to-layouts')).toEqual(['variant']);
     expect(names('ecommerce/product', 'ecommerce/categories-to-products')).toEqual([]);
   });
