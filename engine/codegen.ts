@@ -6,13 +6,18 @@ import { loadModel, locateProblems, ManifestError, type ManifestProblem } from '
 import type { Model } from './model.js';
 import { generateDrizzle } from './generate/drizzle.js';
 import { generateClient, generateRoutes } from './generate/routes.js';
-import type { LastMigration, PlannedMigration } from './generate/migrations.js';
+import type { LastMigration, MigrationUndo, PlannedMigration } from './generate/migrations.js';
 import { HEADER } from './generate/header.js';
 import type { Dialect } from './fields/index.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIALECTS = ['sqlite', 'pg'] as const;
 const CACHE = '.codegen.json';
+/**
+ * Beside generated/ (not committed): what the files of the last migration replaced while it is unapplied, so that
+ * removing it puts migrations/ back byte for byte (docs/MIGRATIONS.md)
+ */
+const UNDO = '.migration-undo.json';
 
 export interface CodegenOptions {
   schemasDir?: string;
@@ -103,6 +108,15 @@ function cacheValid(outDir: string, key: string): boolean {
   }
 }
 
+/** the record a previous run kept of what the last migration replaced; undefined when there is none or it is unreadable */
+function readUndo(path: string): MigrationUndo | undefined {
+  try {
+    return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as MigrationUndo) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function readModel(outDir: string): Model {
   const model = JSON.parse(readFileSync(join(outDir, 'model.json'), 'utf8')) as Model;
   model.byId = Object.fromEntries(model.entities.map((e) => [e.id, e]));
@@ -181,6 +195,7 @@ export async function codegen(opts: CodegenOptions = {}): Promise<CodegenResult>
     migration = await planMigration({
       model, tables, dir: migrationsDir, allowDestructive: opts.allowDestructive, problems,
       canReplace: opts.production ? undefined : opts.canReplace,
+      undo: opts.production ? undefined : readUndo(join(outDir, UNDO)),
     });
   } finally {
     rmSync(staging, { recursive: true, force: true });
@@ -193,8 +208,11 @@ export async function codegen(opts: CodegenOptions = {}): Promise<CodegenResult>
     const path = join(outDir, name);
     if (!existsSync(path) || readFileSync(path, 'utf8') !== content) files.set(path, content);
   }
-  if (migration) for (const [path, content] of migration.files) files.set(path, content);
-  const written = commit(files);
+  if (migration) {
+    for (const [path, content] of migration.files) files.set(path, content);
+    files.set(join(outDir, UNDO), migration.undo ? JSON.stringify(migration.undo) + '\n' : null);
+  }
+  const written = commit(files).filter((path) => path !== join(outDir, UNDO));
 
   // the cache is keyed by the inputs as they are now (the migration just written included)
   const cache = { key: inputKey(schemasDir, outDir, migrationsDir), outputs: Object.fromEntries([...outputs].map(([n, c]) => [n, sha(c)])) };

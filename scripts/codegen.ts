@@ -51,7 +51,11 @@ export async function runCodegen(args: string[] = [], production = process.env.N
       const what = !migration
         ? 'schema unchanged'
         : migration.removed
-          ? `removed the unapplied migration ${migration.tag}: the manifests are back where the migrations before it left them`
+          ? `removed the unapplied migration ${migration.tag}: the manifests are back where the migrations before it left them` +
+            (migration.restored
+              ? '; migrations/ is as it was before it'
+              : `\n  (no record was kept of what it replaced, generated/.migration-undo.json: meta/previous.json and model.json's "previous" ` +
+                'describe nothing now; `git checkout migrations/` restores the committed ones)')
           : `${migration.replaced ? `migration ${migration.tag} (replaces the unapplied ${migration.replaced})` : `new migration ${migration.tag}`}:\n` +
             migration.changes.map((c) => `  ${c}`).join('\n');
       console.log(`codegen: ${counts}; ${written.length} file(s) updated; ${what}\n  in ${ms} ms`);

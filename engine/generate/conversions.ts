@@ -60,6 +60,16 @@ const PG_DATETIME = `'^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2
 const PG_ZONED = `'(Z|[+-][0-9]{2}:[0-9]{2})$'`;
 const sqliteMs = (c: string) => `CAST(round((julianday(${c}) - 2440587.5) * 86400000) AS INTEGER)`;
 
+/**
+ * A text read as another kind (a number, a boolean, a date, a uuid) is read without the whitespace around it, the
+ * same on both databases: spaces, tabs, line feeds, vertical tabs, form feeds and carriage returns (ASCII
+ * whitespace; other characters, a no-break space included, are part of the value). Both `trim()`s remove spaces
+ * only, and SQLite's JSON and CAST skip more on their own, so each dialect names the characters.
+ */
+const WHITESPACE = [32, 9, 10, 11, 12, 13];
+const trimmedSqlite = (c: string) => `trim(${c}, char(${WHITESPACE.join(', ')}))`;
+const trimmedPg = (c: string) => `btrim(${c}, E'${WHITESPACE.map((n) => `\\x${n.toString(16).padStart(2, '0')}`).join('')}')`;
+
 export const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** the text a value of a storage reads as: what a text (or enum) field gets from it */
@@ -126,10 +136,10 @@ export function conversion(
   else if (b === 'integer') {
     if (a === 'text') {
       conv = {
-        to: { sqlite: (c) => `CAST(trim(${c}) AS INTEGER)`, pg: (c) => `trim(${c})::integer` },
+        to: { sqlite: (c) => `CAST(${trimmedSqlite(c)} AS INTEGER)`, pg: (c) => `${trimmedPg(c)}::integer` },
         fails: {
-          sqlite: (c) => `CASE WHEN json_valid(trim(${c})) THEN json_type(trim(${c})) <> 'integer' OR CAST(trim(${c}) AS INTEGER) NOT BETWEEN ${INT_MIN} AND ${INT_MAX} ELSE 1 END`,
-          pg: (c) => `CASE WHEN trim(${c}) ~ ${PG_INTEGER} AND length(trim(${c})) <= 12 THEN trim(${c})::bigint NOT BETWEEN ${INT_MIN} AND ${INT_MAX} ELSE true END`,
+          sqlite: (c) => `CASE WHEN json_valid(${trimmedSqlite(c)}) THEN json_type(${trimmedSqlite(c)}) <> 'integer' OR CAST(${trimmedSqlite(c)} AS INTEGER) NOT BETWEEN ${INT_MIN} AND ${INT_MAX} ELSE 1 END`,
+          pg: (c) => `CASE WHEN ${trimmedPg(c)} ~ ${PG_INTEGER} AND length(${trimmedPg(c)}) <= 12 THEN ${trimmedPg(c)}::bigint NOT BETWEEN ${INT_MIN} AND ${INT_MAX} ELSE true END`,
         },
         failure: 'is not a whole number (or is out of the integer range)',
       };
@@ -150,10 +160,10 @@ export function conversion(
     else if (a === 'boolean') conv = { to: { sqlite: (c) => `CAST(${c} AS REAL)`, pg: (c) => `(CASE WHEN ${c} THEN 1 ELSE 0 END)::double precision` }, failure: '' };
     else if (a === 'text') {
       conv = {
-        to: { sqlite: (c) => `CAST(trim(${c}) AS REAL)`, pg: (c) => `trim(${c})::double precision` },
+        to: { sqlite: (c) => `CAST(${trimmedSqlite(c)} AS REAL)`, pg: (c) => `${trimmedPg(c)}::double precision` },
         fails: {
-          sqlite: (c) => `CASE WHEN json_valid(trim(${c})) THEN json_type(trim(${c})) NOT IN ('integer', 'real') OR abs(CAST(trim(${c}) AS REAL)) > 1e308 ELSE 1 END`,
-          pg: (c) => `CASE WHEN trim(${c}) ~ ${PG_NUMBER} THEN abs(trim(${c})::numeric) > 1e308 ELSE true END`,
+          sqlite: (c) => `CASE WHEN json_valid(${trimmedSqlite(c)}) THEN json_type(${trimmedSqlite(c)}) NOT IN ('integer', 'real') OR abs(CAST(${trimmedSqlite(c)} AS REAL)) > 1e308 ELSE 1 END`,
+          pg: (c) => `CASE WHEN ${trimmedPg(c)} ~ ${PG_NUMBER} THEN abs(${trimmedPg(c)}::numeric) > 1e308 ELSE true END`,
         },
         failure: 'is not a number',
       };
@@ -167,8 +177,8 @@ export function conversion(
       };
     } else if (a === 'text') {
       conv = {
-        to: { sqlite: (c) => `CASE WHEN lower(trim(${c})) IN ('true', '1') THEN 1 ELSE 0 END`, pg: (c) => `lower(trim(${c})) IN ('true', '1')` },
-        fails: both((c) => `lower(trim(${c})) NOT IN ('true', 'false', '1', '0')`),
+        to: { sqlite: (c) => `CASE WHEN lower(${trimmedSqlite(c)}) IN ('true', '1') THEN 1 ELSE 0 END`, pg: (c) => `lower(${trimmedPg(c)}) IN ('true', '1')` },
+        fails: { sqlite: (c) => `lower(${trimmedSqlite(c)}) NOT IN ('true', 'false', '1', '0')`, pg: (c) => `lower(${trimmedPg(c)}) NOT IN ('true', 'false', '1', '0')` },
         failure: "is none of true, false, 1, 0",
       };
     } else return refuse();
@@ -176,12 +186,12 @@ export function conversion(
     if (a === 'text') {
       conv = {
         to: {
-          sqlite: (c) => sqliteMs(`trim(${c})`),
-          pg: (c) => `CASE WHEN trim(${c}) ~ ${PG_ZONED} THEN trim(${c})::timestamptz ELSE trim(${c})::timestamp AT TIME ZONE 'UTC' END`,
+          sqlite: (c) => sqliteMs(trimmedSqlite(c)),
+          pg: (c) => `CASE WHEN ${trimmedPg(c)} ~ ${PG_ZONED} THEN ${trimmedPg(c)}::timestamptz ELSE ${trimmedPg(c)}::timestamp AT TIME ZONE 'UTC' END`,
         },
         fails: {
-          sqlite: (c) => `CASE WHEN trim(${c}) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN julianday(trim(${c})) IS NULL OR date(trim(${c})) IS NOT substr(trim(${c}), 1, 10) ELSE 1 END`,
-          pg: (c) => `CASE WHEN trim(${c}) ~ ${PG_DATETIME} THEN NOT pg_temp.mp_castable(trim(${c}), 'timestamptz') ELSE true END`,
+          sqlite: (c) => `CASE WHEN ${trimmedSqlite(c)} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN julianday(${trimmedSqlite(c)}) IS NULL OR date(${trimmedSqlite(c)}) IS NOT substr(${trimmedSqlite(c)}, 1, 10) ELSE 1 END`,
+          pg: (c) => `CASE WHEN ${trimmedPg(c)} ~ ${PG_DATETIME} THEN NOT pg_temp.mp_castable(${trimmedPg(c)}, 'timestamptz') ELSE true END`,
         },
         failure: 'is not a date-time (YYYY-MM-DDTHH:MM:SS, optionally with Z or an offset)',
         castable: true,
@@ -192,10 +202,10 @@ export function conversion(
   } else if (b === 'date') {
     if (a === 'text') {
       conv = {
-        to: { sqlite: (c) => `trim(${c})`, pg: (c) => `trim(${c})::date` },
+        to: { sqlite: trimmedSqlite, pg: (c) => `${trimmedPg(c)}::date` },
         fails: {
-          sqlite: (c) => `date(trim(${c})) IS NOT trim(${c})`,
-          pg: (c) => `CASE WHEN trim(${c}) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN NOT pg_temp.mp_castable(trim(${c}), 'date') ELSE true END`,
+          sqlite: (c) => `date(${trimmedSqlite(c)}) IS NOT ${trimmedSqlite(c)}`,
+          pg: (c) => `CASE WHEN ${trimmedPg(c)} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN NOT pg_temp.mp_castable(${trimmedPg(c)}, 'date') ELSE true END`,
         },
         failure: 'is not a date (YYYY-MM-DD)',
         castable: true,
@@ -216,10 +226,10 @@ export function conversion(
   } else if (b === 'uuid') {
     if (a === 'text') {
       conv = {
-        to: { sqlite: (c) => `lower(trim(${c}))`, pg: (c) => `lower(trim(${c}))::uuid` },
+        to: { sqlite: (c) => `lower(${trimmedSqlite(c)})`, pg: (c) => `lower(${trimmedPg(c)})::uuid` },
         fails: {
-          sqlite: (c) => `length(trim(${c})) <> 36 OR lower(trim(${c})) NOT GLOB ${SQLITE_UUID}`,
-          pg: (c) => `NOT (trim(${c}) ~ ${PG_UUID})`,
+          sqlite: (c) => `length(${trimmedSqlite(c)}) <> 36 OR lower(${trimmedSqlite(c)}) NOT GLOB ${SQLITE_UUID}`,
+          pg: (c) => `NOT (${trimmedPg(c)} ~ ${PG_UUID})`,
         },
         failure: 'is not a UUID',
       };
@@ -252,6 +262,22 @@ export function conversion(
     };
   }
   return conv;
+}
+
+/**
+ * A stored value of a storage as readable text, the same on both databases, for a guard's message: a date-time as
+ * ISO 8601 in UTC (SQLite keeps milliseconds, PostgreSQL's own text follows the session's time zone), a boolean as
+ * true or false, anything else as the database's text of it.
+ */
+export function shown(d: Dialect, storage: Storage, x: string): string {
+  switch (storage) {
+    case 'datetime':
+      return d === 'pg' ? `to_char(${x} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : `strftime('%Y-%m-%dT%H:%M:%fZ', ${x} / 1000.0, 'unixepoch')`;
+    case 'boolean':
+      return `CASE WHEN ${x} THEN 'true' ELSE 'false' END`;
+    default:
+      return d === 'pg' ? `${x}::text` : `CAST(${x} AS TEXT)`;
+  }
 }
 
 /** a value as an SQL literal of a kind, for a default or a backfill */

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Entity, Field, Model } from '../model.js';
 import { isBackfillMatch, snake } from '../model.js';
 import type { Dialect } from '../fields/index.js';
 import type { ManifestProblem } from '../load.js';
-import { conversion, isIdentity, literal, PG_CASTABLE, quote, storageOf, type Conversion } from './conversions.js';
+import { conversion, isIdentity, literal, PG_CASTABLE, quote, shown, storageOf, type Conversion } from './conversions.js';
 import { inferState, stateOf, type ColumnState, type ModelState } from './state.js';
 
 /**
@@ -168,6 +168,27 @@ export interface PlannedMigration {
   removed?: boolean;
   /** path → content, or null to delete */
   files: Map<string, string | null>;
+  /**
+   * what to keep beside it (codegen keeps it in generated/, which is not committed) so that removing it while it is
+   * unapplied puts back every file it changed as it was; null: nothing to keep (it was removed, or what it replaced
+   * is not known)
+   */
+  undo: MigrationUndo | null;
+  /** a removal: whether the files were put back as they were before it (false: no record of them was kept) */
+  restored?: boolean;
+}
+
+/**
+ * The files a migration changed, as they were before it: path (under the migrations folder) → content, or null
+ * where there was none. A new migration overwrites meta/previous.json and model.json's `previous` (what the
+ * migration before it started from); removing it while it is unapplied puts them back byte for byte from this.
+ */
+export interface MigrationUndo {
+  /** the migrations folder (absolute) */
+  dir: string;
+  tag: string;
+  when: number;
+  files: Record<string, string | null>;
 }
 
 interface Change {
@@ -189,7 +210,18 @@ interface Backfill {
   column: string;
   /** SQL of the value, per dialect */
   value: Record<Dialect, string>;
+  /** a text that refuses "" (required, not allowEmpty): the rows holding "" are without a value too */
+  empty?: boolean;
 }
+
+/**
+ * A text field that holds "" only as "no value": made required, it refuses "" (the JSON Schema's minLength 1) unless
+ * the manifest allows empty, so the stored rows holding "" get its backfill or default as those holding null do.
+ */
+const refusesEmpty = (f: Field) => f.kind === 'text' && f.format !== 'uuid' && (!f.allowEmpty || (f.minLength ?? 0) >= 1);
+
+/** the rows a field made required fills: null, and "" for a text that refuses it (`value` is the value as converted) */
+const withoutValue = (c: string, value: string, empty: boolean | undefined) => (empty ? `(${c} IS NULL OR ${value} = '')` : `${c} IS NULL`);
 
 /**
  * Plans the next migration from the tables codegen generated for each dialect. Returns undefined when the
@@ -205,6 +237,8 @@ export async function planMigration(opts: {
   allowDestructive?: boolean;
   /** whether the last migration is unapplied and may be replaced (codegen's caller decides, see docs/MIGRATIONS.md) */
   canReplace?: (last: LastMigration) => boolean | Promise<boolean>;
+  /** what the unapplied last migration's files replaced (PlannedMigration.undo, as codegen kept it) */
+  undo?: MigrationUndo;
   problems: ManifestProblem[];
 }): Promise<PlannedMigration | undefined> {
   const { model, dir, problems } = opts;
@@ -266,8 +300,14 @@ export async function planMigration(opts: {
     };
     cur = await current(base.snaps);
     if (!differs(base, cur)) {
-      // back to where the migrations were before the unapplied one: it goes
+      // back to where the migrations were before the unapplied one: it goes, and every file it changed is as it was
       const files = new Map<string, string | null>();
+      const kept = undoOf(opts.undo, dir, lastEntry, base);
+      if (kept) {
+        for (const [path, content] of Object.entries(kept.files)) files.set(join(dir, path), content);
+        return { tag: lastEntry.tag, changes: [], statements: { sqlite: [], pg: [] }, replaced: lastEntry.tag, removed: true, files, undo: null, restored: true };
+      }
+      // no record of them: what the migrations reach is put back; what the one before started from is not known
       for (const d of DIALECTS) {
         files.set(join(paths(d).dir, `${lastEntry.tag}.sql`), null);
         files.set(paths(d).journal, JSON.stringify(base.journals[d], null, 2) + '\n');
@@ -276,7 +316,7 @@ export async function planMigration(opts: {
       }
       const before = base.journals.pg.entries.at(-1)?.tag;
       files.set(modelPath, before && base.state ? stateJson(before, base.state, null) : null);
-      return { tag: lastEntry.tag, changes: [], statements: { sqlite: [], pg: [] }, replaced: lastEntry.tag, removed: true, files };
+      return { tag: lastEntry.tag, changes: [], statements: { sqlite: [], pg: [] }, replaced: lastEntry.tag, removed: true, files, undo: null, restored: false };
     }
   } else if (!changed) return undefined;
 
@@ -407,24 +447,33 @@ export async function planMigration(opts: {
         if (value === undefined) {
           problems.push({ file: e.file, path: `${at}/required`, rule: 'migration', message: `making '${f.name}' required needs a "default" or a "backfill" for the rows already stored without a value` });
         } else {
-          backfills.set(`${e.table}.${f.column}`, backfillOf(e, f, model, guards, targetRows, false));
-          if (cc.unique) guards.push(sameValueGuard(e, f, false));
+          const b = backfillOf(e, f, model, guards, targetRows, false);
+          b.empty = refusesEmpty(f);
+          backfills.set(`${e.table}.${f.column}`, b);
+          if (cc.unique) guards.push(sameValueGuard(e, f, false, b.empty ? conversions.get(`${e.table}.${f.column}`) ?? null : undefined));
         }
         detail.push('now required');
       } else if (!cc.notNull && pc.notNull) detail.push('now optional');
-      if (cc.unique && !pc.unique) {
-        guards.push(uniqueGuard(e, [f]));
-        detail.push('now unique');
+      // a new unique, or a unique whose values a conversion changes (' 7 ' and '7' both become 7)
+      const conv = conversions.get(`${e.table}.${f.column}`);
+      if (cc.unique && (!pc.unique || (conv && !(isIdentity('sqlite', conv) && isIdentity('pg', conv))))) {
+        guards.push(uniqueGuard(e, [f], { isNew: !pc.unique, conversions, from: pt.columns, to: ct.columns }));
       }
+      if (cc.unique && !pc.unique) detail.push('now unique');
       if (!!cc.index !== !!pc.index) detail.push(cc.index ? 'indexed' : 'not indexed');
       if (JSON.stringify(cc.default) !== JSON.stringify(pc.default)) detail.push(cc.default === undefined ? 'no default' : `default ${JSON.stringify(cc.default)}`);
       if (detail.length) changes.push({ table: e.table, entity: e.id, verb: 'change', field: f.name, detail: `${f.name} (${detail.join(', ')})` });
     }
     for (const group of ct.unique) {
-      if (pt.unique.some((g) => g.join() === group.join())) continue;
       if (group.some((c) => !pt.columns[c])) continue; // a new column: no stored value repeats yet
-      guards.push(uniqueGuard(e, group.map((c) => e.fields.find((f) => f.column === c)!)));
-      changes.push({ table: e.table, entity: e.id, verb: 'change', field: 'unique', detail: `unique (${group.join(', ')})` });
+      const isNew = !pt.unique.some((g) => g.join() === group.join());
+      const converts = group.some((c) => {
+        const conv = conversions.get(`${e.table}.${c}`);
+        return conv && !(isIdentity('sqlite', conv) && isIdentity('pg', conv));
+      });
+      if (!isNew && !converts) continue;
+      guards.push(uniqueGuard(e, group.map((c) => e.fields.find((f) => f.column === c)!), { isNew, conversions, from: pt.columns, to: ct.columns }));
+      if (isNew) changes.push({ table: e.table, entity: e.id, verb: 'change', field: 'unique', detail: `unique (${group.join(', ')})` });
     }
   }
   if (problems.length > firstProblem) return undefined;
@@ -477,7 +526,39 @@ export async function planMigration(opts: {
   files.set(modelPath, stateJson(tag, curState, baseState));
   // planned again without a change of schema, and it runs the same: nothing to write
   if (!changed && replaced?.tag === tag && DIALECTS.every((d) => sqlOf(join(paths(d).dir, `${tag}.sql`)) === files.get(join(paths(d).dir, `${tag}.sql`)))) return undefined;
-  return { tag, changes: summary, statements, replaced: replaced?.tag, files };
+
+  // what its files replace: the files as they are now, or, replacing an unapplied one, as they were before that one
+  let undo: MigrationUndo | null = null;
+  const before = replaced ? undoOf(opts.undo, dir, replaced, base) : { files: {} as Record<string, string | null> };
+  if (before) {
+    const kept = { ...before.files };
+    for (const path of files.keys()) {
+      const rel = relative(dir, path);
+      if (!(rel in kept)) kept[rel] = existsSync(path) ? readFileSync(path, 'utf8') : null;
+    }
+    undo = { dir: resolve(dir), tag, when, files: kept };
+  }
+  return { tag, changes: summary, statements, replaced: replaced?.tag, files, undo };
+}
+
+/**
+ * The record of what the unapplied last migration replaced, when it is that migration's and describes the state
+ * the migrations before it reach (its journal and snapshot are `base`'s); else undefined.
+ */
+function undoOf(
+  undo: MigrationUndo | undefined, dir: string, last: JournalEntry,
+  base: { snaps: Record<Dialect, Snapshot>; journals: Record<Dialect, Journal> },
+): MigrationUndo | undefined {
+  if (!undo || resolve(undo.dir) !== resolve(dir) || undo.tag !== last.tag || undo.when !== last.when) return undefined;
+  for (const d of DIALECTS) {
+    const journal = undo.files[join(d, 'meta', '_journal.json')];
+    const snapshot = undo.files[join(d, 'meta', 'snapshot.json')];
+    if (journal === undefined || snapshot === undefined) return undefined;
+    const entries = journal === null ? [] : (JSON.parse(journal) as Journal).entries;
+    if (JSON.stringify(entries) !== JSON.stringify(base.journals[d].entries)) return undefined;
+    if (snapshot === null ? entries.length > 0 : comparable(JSON.parse(snapshot) as Snapshot) !== comparable(base.snaps[d])) return undefined;
+  }
+  return undo;
 }
 
 const sqlOf = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
@@ -525,7 +606,7 @@ function conversionGuard(e: Entity, f: Field, from: ColumnState, to: ColumnState
   const sql = {} as Record<Dialect, string>;
   for (const d of DIALECTS) {
     const cond = `${c} IS NOT NULL AND (${conv.fails![d](c)})`;
-    sql[d] = guardSelect(d, e.table, cond, (x) => (d === 'pg' ? `${x}::text` : `CAST(${x} AS TEXT)`), f.column);
+    sql[d] = guardSelect(d, e.table, cond, (x) => shown(d, storageOf(from), x), f.column);
   }
   return {
     message: `${entityLabel(e, f)} changes from ${from.kind} to ${to.kind}, but {failing} row(s) hold a value that ${conv.failure}, e.g. {example} (row {row})`,
@@ -534,28 +615,65 @@ function conversionGuard(e: Entity, f: Field, from: ColumnState, to: ColumnState
   };
 }
 
-function uniqueGuard(e: Entity, fields: Field[]): Guard {
+/**
+ * Values that repeat under a unique (one field or a group): as stored, or, for a field whose kind changes, as the
+ * conversion will make them (' 7 ' and '7' both become 7). Values that do not convert are left to the conversion's
+ * own guard. The duplicates are named, most frequent first.
+ */
+function uniqueGuard(
+  e: Entity, fields: Field[],
+  opts: { isNew: boolean; conversions?: Map<string, Conversion>; from?: Record<string, ColumnState>; to?: Record<string, ColumnState> },
+): Guard {
   const sql = {} as Record<Dialect, string>;
+  const convOf = (f: Field) => {
+    const conv = opts.conversions?.get(`${e.table}.${f.column}`);
+    return conv && !(isIdentity('sqlite', conv) && isIdentity('pg', conv)) ? conv : undefined;
+  };
+  const converted = fields.filter((f) => convOf(f));
   for (const d of DIALECTS) {
-    const text = (f: Field) => (d === 'pg' ? `${q(f.column)}::text` : `CAST(${q(f.column)} AS TEXT)`);
+    // the value each row will hold: NULL when it holds none, or one that does not convert
+    const key = (f: Field) => {
+      const c = q(f.column);
+      const conv = convOf(f);
+      if (!conv) return c;
+      return `CASE WHEN ${c} IS NULL THEN NULL${conv.fails ? ` WHEN ${conv.fails[d](c)} THEN NULL` : ''} ELSE ${conv.to[d](c)} END`;
+    };
+    const text = (f: Field, i: number) => {
+      const state = opts.to?.[f.column];
+      return shown(d, state ? storageOf(state) : 'text', `k${i}`);
+    };
+    const keys = fields.map((f, i) => `${key(f)} AS k${i}`).join(', ');
     const value = fields.length === 1
-      ? `'''' || ${text(fields[0])} || ''''`
-      : `'(' || ${fields.map((f) => `'''' || ${text(f)} || ''''`).join(` || ', ' || `)} || ')'`;
+      ? `'''' || ${text(fields[0], 0)} || ''''`
+      : `'(' || ${fields.map((f, i) => `'''' || ${text(f, i)} || ''''`).join(` || ', ' || `)} || ')'`;
     const agg = `${d === 'pg' ? 'string_agg' : 'group_concat'}(v || ' (' || n || ' rows)', ', ')`;
     sql[d] =
-      `WITH d AS (SELECT ${value} AS v, count(*) AS n FROM ${q(e.table)} WHERE ${fields.map((f) => `${q(f.column)} IS NOT NULL`).join(' AND ')} ` +
-      `GROUP BY ${fields.map((f) => q(f.column)).join(', ')} HAVING count(*) > 1) ` +
+      `WITH k AS (SELECT ${keys} FROM ${q(e.table)}), ` +
+      `d AS (SELECT ${value} AS v, count(*) AS n FROM k WHERE ${fields.map((_, i) => `k${i} IS NOT NULL`).join(' AND ')} ` +
+      `GROUP BY ${fields.map((_, i) => `k${i}`).join(', ')} HAVING count(*) > 1) ` +
       `SELECT (SELECT count(*) FROM d) AS failing, (SELECT ${agg} FROM (SELECT v, n FROM d ORDER BY n DESC, v LIMIT 5) x) AS example, NULL AS "row";`;
   }
   const what = fields.length === 1 ? entityLabel(e, fields[0]) : `${e.id} (${fields.map((f) => f.name).join(', ')})`;
-  return { message: `${what} is to be unique, but {failing} value(s) occur more than once: {example}`, sql };
+  const change = converted
+    .map((f) => `${fields.length > 1 ? `${f.name} ` : ''}from ${opts.from?.[f.column]?.kind} to ${opts.to?.[f.column]?.kind ?? f.kind}`)
+    .join(' and ');
+  const message = converted.length
+    ? `${what} ${opts.isNew ? 'is to be' : 'is'} unique, but converted ${change}, {failing} value(s) would occur more than once: {example}`
+    : `${what} is to be unique, but {failing} value(s) occur more than once: {example}`;
+  return { message, sql, castable: converted.some((f) => convOf(f)!.castable) };
 }
 
-/** a unique field filled from one value: more than one stored row would share it */
-function sameValueGuard(e: Entity, f: Field, isNew: boolean): Guard {
-  const need = isNew ? '1 = 1' : `${q(f.column)} IS NULL`;
+/**
+ * a unique field filled from one value: more than one stored row would share it. `empty`: the rows holding "" are
+ * filled too (its value as the field's conversion, if any, makes it; null: no conversion)
+ */
+function sameValueGuard(e: Entity, f: Field, isNew: boolean, empty?: Conversion | null): Guard {
+  const c = q(f.column);
   const sql = {} as Record<Dialect, string>;
-  for (const d of DIALECTS) sql[d] = `SELECT CASE WHEN count(*) > 1 THEN count(*) ELSE 0 END AS failing, NULL AS example, NULL AS "row" FROM ${q(e.table)} WHERE ${need};`;
+  for (const d of DIALECTS) {
+    const need = isNew ? '1 = 1' : withoutValue(c, empty ? empty.to[d](c) : c, empty !== undefined);
+    sql[d] = `SELECT CASE WHEN count(*) > 1 THEN count(*) ELSE 0 END AS failing, NULL AS example, NULL AS "row" FROM ${q(e.table)} WHERE ${need};`;
+  }
   return {
     message: `${entityLabel(e, f)} is unique, but {failing} stored rows would all get the same value from its ${f.backfill !== undefined ? 'backfill' : 'default'}: add it as optional, give each row its own value, then make it required`,
     sql,
@@ -634,7 +752,7 @@ function patchPg(s2: string[], s3: string[], prev: Snapshot, cur: Snapshot, conv
     const nn = /^ALTER TABLE "([^"]+)" ALTER COLUMN "([^"]+)" SET NOT NULL;$/.exec(stmt);
     if (nn && backfills.has(`${nn[1]}.${nn[2]}`)) {
       const b = backfills.get(`${nn[1]}.${nn[2]}`)!;
-      out.push(`UPDATE "${b.table}" SET "${b.column}" = ${b.value.pg} WHERE "${b.column}" IS NULL;`);
+      out.push(`UPDATE "${b.table}" SET "${b.column}" = ${b.value.pg} WHERE ${withoutValue(`"${b.column}"`, `"${b.column}"`, b.empty)};`);
       filled.add(`${nn[1]}.${nn[2]}`);
     }
     out.push(stmt);
@@ -648,7 +766,7 @@ function patchPg(s2: string[], s3: string[], prev: Snapshot, cur: Snapshot, conv
   const after2: string[] = [];
   for (const [key, b] of backfills) {
     if (filled.has(key)) continue;
-    after2.push(`UPDATE "${b.table}" SET "${b.column}" = ${b.value.pg} WHERE "${b.column}" IS NULL;`);
+    after2.push(`UPDATE "${b.table}" SET "${b.column}" = ${b.value.pg} WHERE ${withoutValue(`"${b.column}"`, `"${b.column}"`, b.empty)};`);
   }
   return [...s2, ...after2, ...before, ...out];
 }
@@ -666,7 +784,10 @@ function patchSqlite(s2: string[], s3: string[], conversions: Map<string, Conver
       const fill = backfills.get(key);
       if (!conv && !fill) return item;
       handled.add(key);
-      return nullSafe(item, conv ? conv.to.sqlite(item) : item, fill?.value.sqlite);
+      const value = conv ? conv.to.sqlite(item) : item;
+      // a text that refuses "": "" (stored, or what the conversion makes) is filled as null is
+      if (fill?.empty) return nullSafe(item, `coalesce(nullif(${value}, ''), ${fill.value.sqlite})`, fill.value.sqlite);
+      return nullSafe(item, value, fill?.value.sqlite);
     });
     return `INSERT INTO \`__new_${t}\`(${cols}) SELECT ${items.join(', ')} FROM \`${from}\`;`;
   });
@@ -679,7 +800,7 @@ function patchSqlite(s2: string[], s3: string[], conversions: Map<string, Conver
   const fills: string[] = [];
   for (const [key, b] of backfills) {
     if (handled.has(key)) continue;
-    fills.push(`UPDATE \`${b.table}\` SET "${b.column}" = ${b.value.sqlite} WHERE "${b.column}" IS NULL;`);
+    fills.push(`UPDATE \`${b.table}\` SET "${b.column}" = ${b.value.sqlite} WHERE ${withoutValue(`"${b.column}"`, `"${b.column}"`, b.empty)};`);
   }
   return [...s2, ...fills, ...before, ...out];
 }

@@ -82,23 +82,60 @@ const shown = (file: string) => {
   return !r.startsWith('..') && !isAbsolute(r) ? r : file;
 };
 
-/** A migration refused by a guard, or failed by the database; nothing of it was applied. */
+/**
+ * A migration refused by its guards (every guard that found rows, `reasons`), or failed by the database; nothing of
+ * it was applied.
+ */
 export class MigrationError extends Error {
+  /** a refused migration: each failing guard's message; a failed one: the database's error alone */
+  public reasons: string[];
   constructor(
     public file: string,
     public statementIndex: number,
     public statement: string,
-    public reason: string,
+    reason: string | string[],
     public refused: boolean,
   ) {
+    const reasons = typeof reason === 'string' ? [reason] : reason;
     super(
       refused
-        ? `Migration ${shown(file)} refused: ${reason}.\nNothing of it was applied; the database is as it was before it.`
+        ? reasons.length === 1
+          ? `Migration ${shown(file)} refused: ${reasons[0]}.\nNothing of it was applied; the database is as it was before it.`
+          : `Migration ${shown(file)} refused for ${reasons.length} reasons:\n${reasons.map((r) => `- ${r}.`).join('\n')}\nNothing of it was applied; the database is as it was before it.`
         : `Migration ${shown(file)} failed at statement ${statementIndex + 1}:\n` +
             statement.split('\n').filter((l) => !l.trim().startsWith('--')).map((l) => '  ' + l).join('\n') +
-            `\n${reason}\nNothing of it was applied; the database is as it was before it.`,
+            `\n${reasons.join('\n')}\nNothing of it was applied; the database is as it was before it.`,
     );
     this.name = 'MigrationError';
+    this.reasons = reasons;
+  }
+
+  /** every reason, one per line: what a refused migration found */
+  get reason(): string {
+    return this.reasons.join('\n');
+  }
+}
+
+/**
+ * Runs a migration's guards as its statements come, collecting the failures: the guards stand together near the
+ * start of a migration, so every one of them runs before the migration is refused, and the refusal names each
+ * (refused before the first statement after a failed guard that is not a guard, so nothing after them runs).
+ */
+export class GuardRun {
+  private failures: string[] = [];
+  private first = -1;
+  constructor(private file: string) {}
+  /** a guard's answer; false when it found rows */
+  record(index: number, message: string, row: GuardRow | undefined): boolean {
+    const failure = guardFailure(message, row);
+    if (!failure) return true;
+    if (this.first < 0) this.first = index;
+    this.failures.push(failure);
+    return false;
+  }
+  /** throws the refusal, naming every failed guard, when any failed */
+  check(statements: string[]) {
+    if (this.failures.length) throw new MigrationError(this.file, this.first, statements[this.first], this.failures, true);
   }
 }
 
@@ -109,7 +146,8 @@ export function guardFailure(message: string, row: GuardRow | undefined): string
   const example = row?.example === null || row?.example === undefined ? '' : String(row.example);
   return message
     .replace('{failing}', String(failing))
-    .replace('{example}', example.startsWith("'") ? example : `'${example}'`)
+    // a unique guard's list is quoted already: 'x' (2 rows), or ('x', 'y') (2 rows) for a group
+    .replace('{example}', /^\(?'/.test(example) ? example : `'${example}'`)
     .replace('{row}', String(row?.row ?? '?'));
 }
 

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
-import { databaseError, guardFailure, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type GuardRow, type MigrationFile } from './migrator.js';
+import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type GuardRow, type MigrationFile } from './migrator.js';
 import { keptBy } from '../kept.js';
 
 const TABLE = '"__drizzle_migrations"';
@@ -238,16 +238,18 @@ function applySqlite(writer: BetterSqlite3.Database, m: MigrationFile) {
   let at = 0;
   writer.exec('BEGIN IMMEDIATE');
   try {
+    const guards = new GuardRun(m.file);
     for (const [i, stmt] of m.statements.entries()) {
       at = i;
       const guard = guardOf(stmt);
       if (guard) {
-        const failure = guardFailure(guard, writer.prepare(stmt).get() as GuardRow | undefined);
-        if (failure) throw new MigrationError(m.file, i, stmt, failure, true);
+        guards.record(i, guard, writer.prepare(stmt).get() as GuardRow | undefined);
         continue;
       }
+      guards.check(m.statements);
       writer.exec(stmt);
     }
+    guards.check(m.statements);
     const broken = writer.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
     if (broken.length) {
       const first = broken[0];

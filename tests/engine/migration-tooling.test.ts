@@ -31,13 +31,15 @@ for (const d of DIALECTS) {
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' } }));
       expect(cli().out).toContain('new migration 0000_init');
       expect(run('migrate.ts', [], env()).code).toBe(0);
+      const before = snapshotFiles(p.dir, ['migrations']);
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, colour: { kind: 'text' } }));
       expect(cli().out).toContain('new migration 0001_gizmo_gadget_add_colour:\n  gizmo/gadget: add colour');
       // not applied yet: another try replaces it instead of piling up a second file
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, color: { kind: 'text' } }));
       expect(cli().out).toContain('migration 0001_gizmo_gadget_add_color (replaces the unapplied 0001_gizmo_gadget_add_colour)');
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' } }));
-      expect(cli().out).toContain('removed the unapplied migration 0001_gizmo_gadget_add_color');
+      expect(cli().out).toContain('removed the unapplied migration 0001_gizmo_gadget_add_color: the manifests are back where the migrations before it left them; migrations/ is as it was before it');
+      expect(snapshotFiles(p.dir, ['migrations'])).toEqual(before);
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, capacity: { kind: 'integer', default: 3 } }));
       expect(cli().out).toContain('new migration 0001_gizmo_gadget_add_capacity');
       expect(cli().out).toContain('nothing changed (cached)');
