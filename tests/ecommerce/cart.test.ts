@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { amounts, bootShop, makeCatalog, shopPath, type Catalog, type Shop } from './support.js';
+import { amounts, shopForSuite, shopPath, type Catalog, type Shop } from './support.js';
 
 const NO_PRICE = "Product doesn't have price attributes connected to billing module currency.";
 const ORDERS = '/api/ecommerce/orders';
@@ -10,11 +10,7 @@ for (const d of DIALECTS) {
   describe(`cart on ${d.name}`, () => {
     let t: Shop;
     let c: Catalog;
-    beforeAll(async () => {
-      t = await bootShop(await d.make());
-      c = await makeCatalog(t);
-    });
-    afterAll(async () => t?.close());
+    shopForSuite(d, (shop, catalog) => ((t = shop), (c = catalog)));
 
     const count = async (path: string) => (await t.call('GET', `${path}/count`)).body.data as number;
 

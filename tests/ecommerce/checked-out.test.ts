@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { DIALECTS } from '../helpers/databases.js';
 import { dummyProvider } from '../../plugins/billing/server/providers/dummy.js';
-import { amounts, bootShop, makeCatalog, shopPath, type Catalog, type Shop } from './support.js';
+import { amounts, shopForSuite, shopPath, type Catalog, type Shop } from './support.js';
 
 const ORDERS = '/api/ecommerce/orders';
 
@@ -15,11 +15,7 @@ for (const d of DIALECTS) {
   describe(`a checked-out order on ${d.name}`, () => {
     let t: Shop;
     let c: Catalog;
-    beforeAll(async () => {
-      t = await bootShop(await d.make());
-      c = await makeCatalog(t);
-    });
-    afterAll(async () => t?.close());
+    shopForSuite(d, (shop, catalog) => ((t = shop), (c = catalog)));
 
     const rows = async (path: string, column: string, value: string) =>
       (await t.call('GET', `${path}?filters[and][0][column]=${column}&filters[and][0][method]=eq&filters[and][0][value]=${value}`)).body.data as Record<string, any>[];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DIALECTS } from '../helpers/databases.js';
 import { ADMIN_EMAIL } from '../helpers/accounts.js';
 import { dummyProvider } from '../../plugins/billing/server/providers/dummy.js';
-import { amounts, bootShop, makeCatalog, shopPath, type Catalog, type Shop } from './support.js';
+import { amounts, shopForSuite, shopPath, type Catalog, type Shop } from './support.js';
 
 const NO_PRICE = "Product doesn't have price attributes connected to billing module currency.";
 const ORDERS = '/api/ecommerce/orders';
@@ -18,11 +18,7 @@ for (const d of DIALECTS) {
   describe(`checkout on ${d.name}`, () => {
     let t: Shop;
     let c: Catalog;
-    beforeAll(async () => {
-      t = await bootShop(await d.make());
-      c = await makeCatalog(t);
-    });
-    afterAll(async () => t?.close());
+    shopForSuite(d, (shop, catalog) => ((t = shop), (c = catalog)));
 
     const count = async (path: string) => (await t.call('GET', `${path}/count`)).body.data as number;
     const rows = async (path: string, column: string, value: string) => (await t.call('GET', `${path}?filters[and][0][column]=${column}&filters[and][0][method]=eq&filters[and][0][value]=${value}`)).body.data as Record<string, any>[];

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { DIALECTS } from '../helpers/databases.js';
 import { dummyProvider } from '../../plugins/billing/server/providers/dummy.js';
-import { amounts, bootShop, makeCatalog, shopPath, type Catalog, type Shop } from './support.js';
+import { amounts, shopForSuite, shopPath, type Catalog, type Shop } from './support.js';
 
 /**
  * Races in checkout and payment (../shared/design/SECURITY.md): on each database, 50 add-to-cart requests
@@ -14,11 +14,7 @@ for (const d of DIALECTS) {
   describe(`checkout races on ${d.name}`, () => {
     let t: Shop;
     let c: Catalog;
-    beforeAll(async () => {
-      t = await bootShop(await d.make());
-      c = await makeCatalog(t);
-    });
-    afterAll(async () => t?.close());
+    shopForSuite(d, (shop, catalog) => ((t = shop), (c = catalog)));
 
     const count = async (path: string) => (await t.call('GET', `${path}/count`)).body.data as number;
 

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../engine/codegen.js';
@@ -94,3 +95,17 @@ export async function makeCatalog(t: Shop) {
 export type Catalog = Awaited<ReturnType<typeof makeCatalog>>;
 
 export const amounts = (prices: { currency: { slug: string }; amount: number }[]) => Object.fromEntries(prices.map((p) => [p.currency.slug, p.amount]));
+
+/**
+ * A suite's shop with the small catalog: booted before its tests on the dialect's database, handed over through
+ * `use`, closed after them.
+ * @example let t: Shop; let c: Catalog; shopForSuite(d, (shop, catalog) => ((t = shop), (c = catalog)));
+ */
+export function shopForSuite(db: { make: () => Promise<TestDatabase> }, use: (shop: Shop, catalog: Catalog) => void) {
+  let shop: Shop | undefined;
+  beforeAll(async () => {
+    shop = await bootShop(await db.make());
+    use(shop, await makeCatalog(shop));
+  });
+  afterAll(async () => shop?.close());
+}

@@ -45,3 +45,20 @@ export async function startTestServer(db: TestDatabase, env: Record<string, stri
     },
   };
 }
+
+/**
+ * Two instances of the demo site on one database (the second leaves dropping it to the first), as two processes
+ * behind a load balancer; `page` reads one's home page with whether its page cache answered.
+ */
+export async function twoInstances(db: TestDatabase, env: Record<string, string>) {
+  const a = await startTestServer(db, { SEED: 'true', ...env });
+  const b = await startTestServer({ ...db, drop: async () => undefined }, { SEED: 'true', ...env }).catch(async (e) => {
+    await a.close();
+    throw e;
+  });
+  const page = async (s: typeof a) => {
+    const res = await fetch(s.url + '/');
+    return { cache: res.headers.get('x-page-cache'), html: await res.text() };
+  };
+  return { a, b, page, close: async () => (await b.close(), await a.close()) };
+}

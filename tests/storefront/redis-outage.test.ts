@@ -1,7 +1,7 @@
 import { describe, it, expect, afterAll, vi } from 'vitest';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { sqliteDatabase } from '../helpers/databases.js';
-import { startTestServer } from '../helpers/browser.js';
+import { twoInstances } from '../helpers/browser.js';
 
 /**
  * A TCP proxy in front of Redis that can be cut and mended, as a network between an instance and Redis fails: cut,
@@ -50,24 +50,18 @@ async function redisProxy(target: URL) {
  */
 describe.skipIf(!process.env.REDIS_URL && !process.env.CI)('a Redis outage', () => {
   const db = sqliteDatabase();
-  const servers: Awaited<ReturnType<typeof startTestServer>>[] = [];
+  let instances: Awaited<ReturnType<typeof twoInstances>> | undefined;
   let proxy: Awaited<ReturnType<typeof redisProxy>>;
   afterAll(async () => {
-    for (const s of servers.reverse()) await s.close();
+    await instances?.close();
     await proxy?.close();
   });
 
   it('rate limits answer at once from the process\'s own counters; a page changed during it is fresh on every instance once Redis is back', async () => {
     proxy = await redisProxy(new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'));
-    const env = { SEED: 'true', REDIS_URL: proxy.url() };
-    const a = await startTestServer(db, env);
-    servers.push(a);
-    const b = await startTestServer({ ...db, drop: async () => undefined }, env);
-    servers.push(b);
-    const page = async (s: typeof a) => {
-      const res = await fetch(s.url + '/');
-      return { cache: res.headers.get('x-page-cache'), html: await res.text() };
-    };
+    const site = await twoInstances(db, { REDIS_URL: proxy.url() });
+    instances = site;
+    const { a, b, page } = site;
     await page(a);
     expect((await page(a)).cache).toBe('hit');
     const article = (await b.api('GET', '/api/blog/articles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=launch-week')).body.data[0];

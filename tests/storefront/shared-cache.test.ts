@@ -1,25 +1,16 @@
 import { describe, it, expect, afterAll, vi } from 'vitest';
 import { sqliteDatabase } from '../helpers/databases.js';
-import { startTestServer } from '../helpers/browser.js';
+import { twoInstances } from '../helpers/browser.js';
 
 /** two instances on one database and one Redis: a change through either drops the pages both cached */
 describe.skipIf(!process.env.REDIS_URL && !process.env.CI)('page cache shared through Redis', () => {
   const db = sqliteDatabase();
-  const servers: Awaited<ReturnType<typeof startTestServer>>[] = [];
-  afterAll(async () => {
-    for (const s of servers.reverse()) await s.close();
-  });
+  let instances: Awaited<ReturnType<typeof twoInstances>> | undefined;
+  afterAll(async () => instances?.close());
 
   it('invalidates on every instance', async () => {
-    const env = { SEED: 'true', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
-    const a = await startTestServer(db, env);
-    servers.push(a);
-    const b = await startTestServer({ ...db, drop: async () => undefined }, env);
-    servers.push(b);
-    const page = async (s: typeof a) => {
-      const res = await fetch(s.url + '/');
-      return { cache: res.headers.get('x-page-cache'), html: await res.text() };
-    };
+    instances = await twoInstances(db, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    const { a, b, page } = instances;
     await page(a);
     expect((await page(a)).cache).toBe('hit');
     const article = (await b.api('GET', '/api/blog/articles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=launch-week')).body.data[0];
