@@ -52,9 +52,10 @@ const ACCEPT_MAX_MS = 1000;
 interface Connection {
   /** when it was accepted */
   at: number;
-  /** requests it has sent, and those still being answered */
+  /** requests it has sent */
   requests: number;
-  active: number;
+  /** the answer to its latest request (being answered while not finished) */
+  answer?: import('node:http').ServerResponse;
 }
 
 const connectionsOf = new WeakMap<import('node:http').Server, { sockets: Map<import('node:net').Socket, Connection>; draining: boolean; lastConnection: number }>();
@@ -68,16 +69,16 @@ export function trackConnections(server: import('node:http').Server) {
   connectionsOf.set(server, state);
   server.on('connection', (socket: import('node:net').Socket) => {
     state.lastConnection = Date.now();
-    state.sockets.set(socket, { at: Date.now(), requests: 0, active: 0 });
+    state.sockets.set(socket, { at: Date.now(), requests: 0 });
     socket.once('close', () => state.sockets.delete(socket));
   });
   // first, before the app writes anything: an answer given while stopping closes its connection after it
+  // no listener per answer: whether it is finished is read when a stop asks
   server.prependListener('request', (req, res) => {
     const c = state.sockets.get(req.socket);
     if (c) {
       c.requests++;
-      c.active++;
-      res.once('close', () => c.active--);
+      c.answer = res;
     }
     if (state.draining && !res.headersSent) res.setHeader('connection', 'close');
   });
@@ -99,7 +100,7 @@ export function drain(server: import('node:http').Server, graceMs: number): Prom
     if (!state) return server.closeIdleConnections();
     const now = Date.now();
     for (const [socket, c] of state.sockets) {
-      if (c.active) continue;
+      if (c.answer && !c.answer.writableFinished) continue;
       if (c.requests > 0 || now - Math.max(c.at, started) >= FIRST_REQUEST_GRACE_MS) socket.destroy();
     }
   };
