@@ -4,6 +4,8 @@
  * (cents, kopecks) so that 0.1 × 3 is 0.3.
  */
 
+import { roundHalfUp } from '../../runtime/money.js';
+
 export interface Currency {
   id: string;
   slug?: string | null;
@@ -30,11 +32,8 @@ export type ProductLike = { productsToAttributes?: unknown } | Record<string, un
 type Loose = Record<string, unknown>;
 const list = (v: unknown): Loose[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Loose[]) : []);
 
-/**
- * A major amount in hundredths, rounded half up: through a fixed decimal first, since the binary product can fall just
- * short of the half (0.285 × 100 is 28.499999999999996, which would round down to 0.28)
- */
-export const toMinor = (amount: number) => Math.round(Number((amount * 100).toFixed(6)));
+/** a major amount in hundredths, rounded half up (runtime/money.ts): 0.285 → 29 */
+export const toMinor = (amount: number) => roundHalfUp(amount, 2);
 export const fromMinor = (minor: number) => minor / 100;
 
 /**

@@ -6,7 +6,7 @@ import { dummyPageRoutes } from './dummy-page.js';
 import { providersFrom, type dummyProvider } from './providers/index.js';
 
 export type { BillingService, InvoiceInput, WebhookResult } from './invoices.js';
-export { lockRow } from './lock.js';
+export { lockRow } from '../../../runtime/db/lock.js';
 
 export interface BillingOptions {
   /** where provider settings are read from (default process.env; see README, 'Selling') */

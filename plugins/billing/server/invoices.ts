@@ -4,7 +4,7 @@ import { UUID_RE } from '../../../engine/fields/index.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import { HttpError, badRequest, fromDatabaseError } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
-import { lockRow } from './lock.js';
+import { lockRow } from '../../../runtime/db/lock.js';
 import { ProviderFailed, toMinor, WebhookRefused, type PaymentEvent, type ProviderName, type ProviderRegistry, type WebhookRequest } from './providers/index.js';
 import { GROUPED_TEXT_MAX } from '../../../engine/json-schema.js';
 

@@ -96,6 +96,15 @@ export class Orders {
     return out;
   }
 
+  /**
+   * The unit prices of order lines, by line id: a checked-out line's kept prices (`prices`, written by checkoutOrders:
+   * what it was invoiced at), else today's prices of its product; today's are read only for lines that need them.
+   */
+  async unitPrices(lines: { id: string; productId: string; prices?: unknown }[], db: Drizzle = this.ctx.database.db): Promise<Map<string, Price[]>> {
+    const today = await this.pricesOf(lines.filter((l) => !Array.isArray(l.prices)).map((l) => l.productId), db);
+    return new Map(lines.map((l) => [l.id, Array.isArray(l.prices) ? (l.prices as Price[]) : (today.get(l.productId) ?? [])]));
+  }
+
   /** orders with their lines, prices, totals, currency and invoices, in the order of `ids` */
   async views(ids: string[], db: Drizzle = this.ctx.database.db): Promise<OrderView[]> {
     if (!ids.length) return [];
@@ -103,12 +112,12 @@ export class Orders {
     const [o, otp, p] = [t['ecommerce/order'], t['ecommerce/orders-to-products'], t['ecommerce/product']];
     const orders: Row[] = await db.select().from(o).where(inArray(o.id, ids));
     const lines: Row[] = await db
-      .select({ id: otp.id, orderId: otp.orderId, productId: otp.productId, quantity: otp.quantity, kept: otp.prices, product: { id: p.id, slug: p.slug, title: p.title, adminTitle: p.adminTitle, type: p.type } })
+      .select({ id: otp.id, orderId: otp.orderId, productId: otp.productId, quantity: otp.quantity, prices: otp.prices, product: { id: p.id, slug: p.slug, title: p.title, adminTitle: p.adminTitle, type: p.type } })
       .from(otp)
       .innerJoin(p, eq(p.id, otp.productId))
       .where(inArray(otp.orderId, ids))
       .orderBy(asc(otp.orderIndex), asc(otp.createdAt), asc(otp.id));
-    const prices = await this.pricesOf(lines.map((l) => l.productId as string), db);
+    const prices = await this.unitPrices(lines as { id: string; productId: string; prices?: unknown }[], db);
     const [oc, cur] = [t['ecommerce/orders-to-billing-module-currencies'], t['billing/currency']];
     const currencies: { orderId: string; currency: Currency }[] = await db
       .select({ orderId: oc.orderId, currency: { id: cur.id, slug: cur.slug, symbol: cur.symbol, title: cur.title } })
@@ -128,10 +137,8 @@ export class Orders {
       const order = byId.get(id)!;
       const own = lines
         .filter((l) => l.orderId === id)
-        .map(({ kept, ...l }) => {
-          // a checked-out line keeps the prices it was invoiced at (checkoutOrders); a cart's line has today's
-          const unit = Array.isArray(kept) ? (kept as Price[]) : (prices.get(l.productId as string) ?? []);
-          const line = { ...(l as unknown as OrderLineView), prices: unit };
+        .map((l) => {
+          const line = { ...(l as unknown as OrderLineView), prices: prices.get(l.id as string) ?? [] };
           return { ...line, totals: lineTotal(line) };
         });
       return {

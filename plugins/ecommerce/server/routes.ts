@@ -6,7 +6,7 @@ import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import type { BillingService } from '../../billing/server/index.js';
 import { lockRow } from '../../../runtime/db/lock.js';
-import { lineTotal, orderQuantity, orderTotals, priceIn, type Price } from '../pricing.js';
+import { lineTotal, orderQuantity, orderTotals, priceIn } from '../pricing.js';
 import { addToCartInput, dataOf, linesInput, orderCheckoutInput, ordersCheckoutInput, pathId, productCheckoutInput, quantityInput } from './bodies.js';
 import { checkoutOrders } from './checkout.js';
 import { NO_PRICE, Orders } from './orders.js';
@@ -227,8 +227,7 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
     const line = await ctx.repo.get(lineEntity, id);
     if (!line) throw notFound(lineEntity, id);
     await visibleOrder(c, line.orderId as string);
-    // a checked-out line's kept prices (checkoutOrders), else today's
-    const prices = Array.isArray(line.prices) ? (line.prices as Price[]) : ((await orders.pricesOf([line.productId as string])).get(line.productId as string) ?? []);
+    const prices = (await orders.unitPrices([line as { id: string; productId: string; prices?: unknown }])).get(id) ?? [];
     return c.json({ data: lineTotal({ quantity: line.quantity as number, prices }) });
   });
 

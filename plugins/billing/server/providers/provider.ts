@@ -1,3 +1,4 @@
+import { roundHalfUp } from '../../../../runtime/money.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** the payment providers an invoice may name (schemas/billing/invoice.json, spec §5) */
@@ -123,7 +124,7 @@ export function minorDigits(code: string): number {
 }
 
 /** a major amount in minor units of the currency, half up (through a fixed decimal: 1.005 USD → 101): 49.5 USD → 4950, 1000 JPY → 1000 */
-export const toMinor = (amount: number, currency: string) => Math.round(Number((amount * 10 ** minorDigits(currency)).toFixed(6)));
+export const toMinor = (amount: number, currency: string) => roundHalfUp(amount, minorDigits(currency));
 /** minor units as the decimal string of a major amount: 4900 USD → '49.00', 1000 JPY → '1000', 1235 KWD → '1.235' */
 export const decimal = (minor: number, currency: string) => {
   const digits = minorDigits(currency);
