@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { dialectOf } from './db/database.js';
 
 export interface Config {
   port: number;
@@ -52,9 +53,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (productName && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(productName)) throw new Error(`PRODUCT_NAME must be lowercase letters, digits and hyphens (it is part of variant names), got '${env.PRODUCT_NAME}'`);
   const port = Number(env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
+  const databaseUrl = env.DATABASE_URL || 'file:./data/app.db';
+  dialectOf(databaseUrl); // refused before anything starts: a bare word is no database
   return {
     port,
-    databaseUrl: env.DATABASE_URL || 'file:./data/app.db',
+    databaseUrl,
     databaseReadUrl: env.DATABASE_READ_URL || undefined,
     rbacSecretKey,
     production,

@@ -75,7 +75,8 @@ export interface Database {
 
 export function dialectOf(url: string): Dialect {
   if (/^postgres(ql)?:\/\//.test(url)) return 'pg';
-  if (url.startsWith('file:') || !url.includes('://')) return 'sqlite';
+  if (url.startsWith('file:')) return 'sqlite';
+  // a bare word is refused too: taken as a path, a typo ('garbage', 'postgre://…' without the s) made a new empty database
   throw new Error(`DATABASE_URL must start with file: or postgres://, got '${url.replace(/\/\/[^@]*@/, '//***@')}'`);
 }
 

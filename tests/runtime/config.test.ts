@@ -24,5 +24,9 @@ describe('configuration from the environment', () => {
     expect(dialectOf('postgres://u@h/db')).toBe('pg');
     expect(dialectOf('file:./x.db')).toBe('sqlite');
     expect(() => dialectOf('mysql://user:pw@host/db')).toThrow("DATABASE_URL must start with file: or postgres://, got 'mysql://***@host/db'");
+    // a bare word or a misspelt scheme is refused when the configuration is read, not opened as a new SQLite file
+    for (const url of ['garbage', './data/app.db', 'postgre://u@h/db'])
+      expect(() => loadConfig({ DATABASE_URL: url })).toThrow(`DATABASE_URL must start with file: or postgres://, got '${url.replace('//u@', '//***@')}'`);
+    expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBe('file:./data/app.db');
   });
 });
