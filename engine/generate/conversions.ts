@@ -42,6 +42,10 @@ export interface Conversion {
   failure: string;
   /** PostgreSQL guards that call pg_temp.mp_castable */
   castable?: boolean;
+  /** true for an old (non-null) value that converts to no value (null): a required column needs a fill for it */
+  empty?: PerDialect;
+  /** what rows holding such a value do, for the guard's message: "hold no text in en" */
+  emptiness?: string;
 }
 
 export type ConversionResult = Conversion | { refuse: string };
@@ -110,6 +114,8 @@ function asText(from: Storage, language: string): Conversion | undefined {
           pg: (c) => `EXISTS (SELECT 1 FROM jsonb_each_text(${c}) e WHERE e.key <> ${quote(language)} AND e.value <> '')`,
         },
         failure: `holds text in another language than ${language}, which a single text cannot keep`,
+        empty: { sqlite: (c) => `json_extract(${c}, '$.${language}') IS NULL`, pg: (c) => `(${c} ->> ${quote(language)}) IS NULL` },
+        emptiness: `hold no text in ${language}`,
       };
   }
 }

@@ -5,7 +5,7 @@ import { isBackfillMatch, snake } from '../model.js';
 import type { Dialect } from '../fields/index.js';
 import type { ManifestProblem } from '../load.js';
 import { conversion, isIdentity, literal, PG_CASTABLE, quote, shown, storageOf, type Conversion } from './conversions.js';
-import { inferState, stateOf, type ColumnState, type ModelState } from './state.js';
+import { inferState, RULED_KINDS, rulesOf, stateOf, type ColumnState, type ModelState } from './state.js';
 
 /**
  * The next migration, planned in memory for both dialects at once: what changed between the state the committed
@@ -203,6 +203,8 @@ interface Guard {
   message: string;
   sql: Record<Dialect, string>;
   castable?: boolean;
+  /** a values guard (runtime/db/migrator.ts ValuesGuard): its SELECT gives each value, held to this rule as it is read */
+  values?: { field: string; kind: string; schema: Record<string, unknown> };
 }
 
 interface Backfill {
@@ -442,6 +444,14 @@ export async function planMigration(opts: {
         if (narrowed) detail.push(`values ${cc.values!.join(', ')}`);
         if (retargeted) detail.push(`to ${f.target}`);
       }
+      // a conversion that leaves some rows of a required column without a value (a language map with no text in
+      // the default language): the field's backfill or default fills them, or a guard refuses naming them
+      const emptying = conversions.get(`${e.table}.${f.column}`);
+      if (emptying?.empty && cc.notNull) {
+        const fill = f.backfill ?? f.default;
+        if (fill !== undefined) conversions.set(`${e.table}.${f.column}`, filledConversion(emptying, f, fill));
+        else guards.push(emptyGuard(e, f, pc, cc, emptying));
+      }
       if (cc.notNull && !pc.notNull) {
         const value = f.backfill ?? f.default;
         if (value === undefined) {
@@ -454,6 +464,20 @@ export async function planMigration(opts: {
         }
         detail.push('now required');
       } else if (!cc.notNull && pc.notNull) detail.push('now optional');
+      // a required text that no longer takes "": the rows holding it get the backfill (or default), as rows do when
+      // a text is made required; without one, the rule's guard below names them
+      const key = `${e.table}.${f.column}`;
+      if (cc.notNull && pc.notNull && !kindChanged && cc.kind === 'text' && !backfills.has(key) && refusesEmpty(f) && pc.rules && !(Number(pc.rules.minLength ?? 0) >= 1) && (f.backfill ?? f.default) !== undefined) {
+        backfills.set(key, { ...backfillOf(e, f, model, guards, targetRows, false), empty: true });
+      }
+      // a rule that changes (a pattern, a length, a format, a range, a json field's schema), or a kind whose rule the
+      // stored values never kept: every stored value is held to the new rule, and the migration refused naming those
+      // that break it (they are kept as they are until the rule allows them or they are changed)
+      const rulesChanged = pc.rules !== undefined && JSON.stringify(pc.rules) !== JSON.stringify(cc.rules);
+      if (RULED_KINDS.includes(cc.kind) && (rulesChanged || (kindChanged && !isPlainRule(f, cc, model)))) {
+        guards.push(rulesGuard(e, f, pc, cc, conversions.get(key), backfills.get(key)));
+      }
+      if (rulesChanged && !kindChanged) detail.push(`rule ${ruleChange(pc.rules!, cc.rules ?? {})}`);
       // a new unique, or a unique whose values a conversion changes (' 7 ' and '7' both become 7)
       const conv = conversions.get(`${e.table}.${f.column}`);
       if (cc.unique && (!pc.unique || (conv && !(isIdentity('sqlite', conv) && isIdentity('pg', conv))))) {
@@ -495,7 +519,7 @@ export async function planMigration(opts: {
       ...tableRenames.map((r) => (d === 'pg' ? `ALTER TABLE "${r.from}" RENAME TO "${r.to}";` : `ALTER TABLE \`${r.from}\` RENAME TO \`${r.to}\`;`)),
       ...renames.map((r) => (d === 'pg' ? `ALTER TABLE "${r.table}" RENAME COLUMN "${r.from}" TO "${r.to}";` : `ALTER TABLE \`${r.table}\` RENAME COLUMN \`${r.from}\` TO \`${r.to}\`;`)),
       ...(castable ? [PG_CASTABLE[0]] : []),
-      ...guards.map((g) => `-- guard: ${g.message}\n${g.sql[d]}`),
+      ...guards.map((g) => `-- guard: ${g.message}\n${g.values ? `-- guard-values: ${JSON.stringify(g.values)}\n` : ''}${g.sql[d]}`),
       ...(castable ? [PG_CASTABLE[1]] : []),
       ...s1,
       ...patched,
@@ -584,6 +608,8 @@ function semanticChanges(prev: ModelState, cur: ModelState) {
       if (!pc) continue;
       if (pc.kind !== cc.kind || !!pc.uuid !== !!cc.uuid) out.push(`${t}.${c}`);
       else if (cc.kind === 'enum' && (pc.values ?? []).some((v) => !cc.values!.includes(v))) out.push(`${t}.${c}`);
+      // a rule's change: a tighter one is guarded, a looser one recorded (else a later tightening back would pass unseen)
+      else if (pc.rules !== undefined && JSON.stringify(pc.rules) !== JSON.stringify(cc.rules)) out.push(`${t}.${c}`);
     }
   }
   return out;
@@ -716,6 +742,67 @@ function backfillOf(
     for (const d of DIALECTS) value[d] = literal(raw, f, d);
   }
   return { table: e.table, column: f.column, value };
+}
+
+/** a conversion whose rows left without a value (Conversion.empty) get `fill` ("" too, for a text that refuses it) */
+function filledConversion(conv: Conversion, f: Field, fill: unknown): Conversion {
+  const to = {} as Conversion['to'];
+  for (const d of DIALECTS) {
+    const value = (c: string) => (refusesEmpty(f) ? `nullif(${conv.to[d](c)}, '')` : conv.to[d](c));
+    to[d] = (c: string) => `coalesce(${value(c)}, ${literal(fill, f, d)})`;
+  }
+  return { ...conv, to, empty: undefined };
+}
+
+/** the rows a conversion leaves without a value (Conversion.empty), on a required column with nothing to fill them */
+function emptyGuard(e: Entity, f: Field, from: ColumnState, to: ColumnState, conv: Conversion): Guard {
+  const c = `${q(e.table)}.${q(f.column)}`;
+  const sql = {} as Record<Dialect, string>;
+  for (const d of DIALECTS) sql[d] = guardSelect(d, e.table, `${c} IS NOT NULL AND (${conv.empty![d](c)})`, (x) => shown(d, storageOf(from), x), f.column);
+  return {
+    message: `${entityLabel(e, f)} changes from ${from.kind} to ${to.kind} and is required, but {failing} row(s) ${conv.emptiness}, e.g. {example} (row {row}): give the field a "backfill" (or a "default") for them`,
+    sql,
+  };
+}
+
+/** whether a kind's rule is only its kind's own (no pattern, length, format or range of the field's): nothing to hold stored values to */
+const isPlainRule = (f: Field, c: ColumnState, model: Model) =>
+  JSON.stringify(c.rules) === JSON.stringify(rulesOf({ name: f.name, column: f.column, kind: c.kind } as Field, model));
+
+/** a rule's change in a few words: "maxLength 10", "pattern ^[a-z]+$", "no minimum" */
+function ruleChange(from: Record<string, unknown>, to: Record<string, unknown>): string {
+  const short = (v: unknown) => {
+    const text = typeof v === 'string' ? v : JSON.stringify(v);
+    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  };
+  const keys = [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((k) => JSON.stringify(from[k]) !== JSON.stringify(to[k]));
+  return keys.map((k) => (k in to ? `${k} ${short(to[k])}` : `no ${k}`)).join(', ');
+}
+
+/**
+ * Every stored value of a field held to its new rule (the JSON Schema a written value passes), as the values will
+ * be after the migration: converted, rows filled by a backfill left out. The rule is checked by the migrator in
+ * JavaScript (a values guard), so a pattern means on each database what it means to the API.
+ */
+function rulesGuard(e: Entity, f: Field, from: ColumnState, to: ColumnState, conv: Conversion | undefined, fill: Backfill | undefined): Guard {
+  const t = q(e.table);
+  const c = `${t}.${q(f.column)}`;
+  const sql = {} as Record<Dialect, string>;
+  for (const d of DIALECTS) {
+    // the value as converted; none for a row whose value does not convert (its conversion's guard names it), and
+    // the CASE keeps the conversion from running on it (PostgreSQL orders a WHERE's conditions as it likes)
+    const value = conv ? `CASE WHEN ${c} IS NULL THEN NULL${conv.fails ? ` WHEN ${conv.fails[d](c)} THEN NULL` : ''} ELSE ${conv.to[d](c)} END` : c;
+    sql[d] =
+      `SELECT "row", "value" FROM (SELECT ${d === 'pg' ? `${t}."id"::text` : `${t}."id"`} AS "row", ${value} AS "value" FROM ${t}) k ` +
+      `WHERE "value" IS NOT NULL${fill?.empty ? ` AND "value" <> ''` : ''} ORDER BY "row";`;
+  }
+  const what = from.kind !== to.kind ? `changes from ${from.kind} to ${to.kind}` : `gets a new rule (${ruleChange(from.rules ?? {}, to.rules ?? {})})`;
+  const hint = to.notNull && refusesEmpty(f) ? ', or give the field a "backfill" for the rows holding ""' : '';
+  return {
+    message: `${entityLabel(e, f)} ${what}, but {failing} stored row(s) break it, e.g. {example} (row {row}): {reason}. Change those rows first, or keep the old rule${hint}`,
+    sql,
+    values: { field: f.name, kind: to.kind, schema: to.rules ?? {} },
+  };
 }
 
 const nullSafe = (c: string, expr: string, fill?: string) => `CASE WHEN ${c} IS NULL THEN ${fill ?? 'NULL'} ELSE ${expr} END`;

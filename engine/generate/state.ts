@@ -1,6 +1,7 @@
-import type { FieldKind, Model } from '../model.js';
+import type { Field, FieldKind, Model } from '../model.js';
 import { snake } from '../model.js';
 import { notNull } from './drizzle.js';
+import { handlerOf } from '../fields/index.js';
 
 /**
  * What the database holds, per table and column, in the manifests' terms: the kind of each column (SQLite
@@ -21,6 +22,20 @@ export interface ColumnState {
   /** a reference's target table */
   target?: string;
   values?: string[];
+  /**
+   * The rule a stored value keeps, as the JSON Schema a written value must pass (pattern, length, format, minimum
+   * and maximum, a json field's schema), for the kinds whose stored values read as written (RULED_KINDS); `{}` for
+   * the others. Absent in a state written before rules were kept: then a rule's change is not known.
+   */
+  rules?: Record<string, unknown>;
+}
+
+/** the kinds whose stored values a guard can hold to their JSON Schema as they are read */
+export const RULED_KINDS: readonly FieldKind[] = ['text', 'integer', 'number', 'json'];
+
+/** a field's rule as ColumnState keeps it */
+export function rulesOf(f: Field, model: Model): Record<string, unknown> {
+  return RULED_KINDS.includes(f.kind) ? handlerOf(f).jsonSchema(f, model) : {};
 }
 
 export interface TableState {
@@ -50,6 +65,7 @@ export function stateOf(model: Model): ModelState {
         ...(f.default !== undefined && { default: f.default }),
         ...(f.target && { target: model.byId[f.target]?.table ?? snake(f.target.replace('/', '_')) }),
         ...(f.kind === 'enum' && { values: f.values }),
+        rules: rulesOf(f, model),
       };
     }
     tables[e.table] = {

@@ -79,6 +79,20 @@ function check(validate: ValidateFunction, data: unknown, prefix: string) {
   throw badRequest(unique.length === 1 ? `Validation failed: ${unique[0].message}` : `Validation failed on ${unique.length} fields`, unique);
 }
 
+const valueValidators = new Map<string, ValidateFunction>();
+
+/**
+ * The first rule a field's value breaks, as a written value's would be named (the field, the rule, the message), or
+ * undefined when it keeps them: a migration holds the stored values of a field whose rule changes to it.
+ */
+export function valueCause(schema: Record<string, unknown>, field: string, value: unknown): Cause | undefined {
+  const key = JSON.stringify(schema);
+  let validate = valueValidators.get(key);
+  if (!validate) valueValidators.set(key, (validate = ajv.compile(schema)));
+  if (validate(value)) return undefined;
+  return causeOf(validate.errors![0], field);
+}
+
 /**
  * A validator for a body that is not an entity (sign-in, checkout, …), compiled once, whose
  * errors name the field and rule like the entities' do.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
+import { valueCause } from '../crud/validate.js';
 
 /**
  * Reads and runs the migrations codegen writes, in drizzle's format (meta/_journal.json, <tag>.sql split at
@@ -75,6 +76,53 @@ export interface GuardRow {
   failing: number | string | null;
   example?: unknown;
   row?: unknown;
+  /** a values guard's: the rule the example breaks, as the API words it */
+  reason?: string;
+}
+
+/**
+ * `-- guard-values: {"field", "kind", "schema"}` under a guard's message: its SELECT answers every stored value it
+ * holds to a field's rule ("row", "value"), and the rule (the JSON Schema a written value passes: a pattern, a
+ * length, a format, a json field's schema) is checked here, as the API checks a written value, on both databases
+ * alike (a database's regular expressions are not JavaScript's).
+ */
+export interface ValuesGuard {
+  field: string;
+  kind: string;
+  schema: Record<string, unknown>;
+}
+
+export function valuesGuardOf(statement: string): ValuesGuard | undefined {
+  const line = /^-- guard-values: (.*)$/m.exec(statement)?.[1];
+  return line ? (JSON.parse(line) as ValuesGuard) : undefined;
+}
+
+const MAX_EXAMPLE = 60;
+const exampleOf = (v: unknown) => {
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return text.length > MAX_EXAMPLE ? `${text.slice(0, MAX_EXAMPLE)}…` : text;
+};
+
+/** a values guard's answer from the rows its SELECT gave: how many break the rule, the first of them and why */
+export function valuesGuardRow(spec: ValuesGuard, rows: { row: unknown; value: unknown }[], dialect: 'sqlite' | 'pg'): GuardRow {
+  let failing = 0;
+  let first: Omit<GuardRow, 'failing'> | undefined;
+  for (const r of rows) {
+    let value = r.value;
+    // SQLite keeps a json field as its text; PostgreSQL's driver reads jsonb as the value
+    if (spec.kind === 'json' && dialect === 'sqlite' && typeof value === 'string') {
+      try {
+        value = JSON.parse(value);
+      } catch {
+        // not JSON: held to the rule as the text it is
+      }
+    }
+    const cause = valueCause(spec.schema, spec.field, value);
+    if (!cause) continue;
+    failing++;
+    first ??= { example: exampleOf(r.value), row: r.row, reason: cause.message };
+  }
+  return { failing, ...first };
 }
 
 const shown = (file: string) => {
@@ -124,9 +172,15 @@ export class MigrationError extends Error {
 export class GuardRun {
   private failures: string[] = [];
   private first = -1;
-  constructor(private file: string) {}
-  /** a guard's answer; false when it found rows */
-  record(index: number, message: string, row: GuardRow | undefined): boolean {
+  constructor(
+    private file: string,
+    private dialect: 'sqlite' | 'pg',
+  ) {}
+  /** a guard's answer (the rows its SELECT gave); false when it found rows the migration cannot keep */
+  record(index: number, statement: string, rows: unknown[]): boolean {
+    const message = guardOf(statement)!;
+    const values = valuesGuardOf(statement);
+    const row = values ? valuesGuardRow(values, rows as { row: unknown; value: unknown }[], this.dialect) : (rows[0] as GuardRow | undefined);
     const failure = guardFailure(message, row);
     if (!failure) return true;
     if (this.first < 0) this.first = index;
@@ -148,7 +202,8 @@ export function guardFailure(message: string, row: GuardRow | undefined): string
     .replace('{failing}', String(failing))
     // a unique guard's list is quoted already: 'x' (2 rows), or ('x', 'y') (2 rows) for a group
     .replace('{example}', /^\(?'/.test(example) ? example : `'${example}'`)
-    .replace('{row}', String(row?.row ?? '?'));
+    .replace('{row}', String(row?.row ?? '?'))
+    .replace('{reason}', row?.reason ?? '');
 }
 
 /** the database's own words for an error: message, and code or detail when it gives them */

@@ -4,7 +4,7 @@ import { PgTimestamp } from 'drizzle-orm/pg-core';
 import { join } from 'node:path';
 import { readsFromPrimary } from './read-routing.js';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
-import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type GuardRow, type MigrationFile } from './migrator.js';
+import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type MigrationFile } from './migrator.js';
 
 const TABLE = '"drizzle"."__drizzle_migrations"';
 
@@ -20,13 +20,13 @@ async function applyPg(client: pg.ClientBase, m: MigrationFile) {
   let at = 0;
   await client.query('BEGIN');
   try {
-    const guards = new GuardRun(m.file);
+    const guards = new GuardRun(m.file, 'pg');
     for (const [i, stmt] of m.statements.entries()) {
       at = i;
       const guard = guardOf(stmt);
       if (!guard) guards.check(m.statements);
       const result = await client.query(stmt);
-      if (guard) guards.record(i, guard, result.rows[0] as GuardRow | undefined);
+      if (guard) guards.record(i, stmt, result.rows);
     }
     guards.check(m.statements);
     await client.query(`INSERT INTO ${TABLE} ("hash", "created_at") VALUES ($1, $2)`, [m.hash, m.when]);

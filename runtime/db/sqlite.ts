@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
-import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type GuardRow, type MigrationFile } from './migrator.js';
+import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type MigrationFile } from './migrator.js';
 import { keptBy } from '../kept.js';
 
 const TABLE = '"__drizzle_migrations"';
@@ -238,12 +238,11 @@ function applySqlite(writer: BetterSqlite3.Database, m: MigrationFile) {
   let at = 0;
   writer.exec('BEGIN IMMEDIATE');
   try {
-    const guards = new GuardRun(m.file);
+    const guards = new GuardRun(m.file, 'sqlite');
     for (const [i, stmt] of m.statements.entries()) {
       at = i;
-      const guard = guardOf(stmt);
-      if (guard) {
-        guards.record(i, guard, writer.prepare(stmt).get() as GuardRow | undefined);
+      if (guardOf(stmt)) {
+        guards.record(i, stmt, writer.prepare(stmt).all());
         continue;
       }
       guards.check(m.statements);
