@@ -474,7 +474,7 @@ export async function planMigration(opts: {
       // stored values never kept: every stored value is held to the new rule, and the migration refused naming those
       // that break it (they are kept as they are until the rule allows them or they are changed)
       const rulesChanged = pc.rules !== undefined && JSON.stringify(pc.rules) !== JSON.stringify(cc.rules);
-      if (RULED_KINDS.includes(cc.kind) && (rulesChanged || (kindChanged && !isPlainRule(f, cc, model)))) {
+      if (RULED_KINDS.includes(cc.kind) && (kindChanged ? !isPlainRule(f, cc, model) : rulesChanged)) {
         guards.push(rulesGuard(e, f, pc, cc, conversions.get(key), backfills.get(key)));
       }
       if (rulesChanged && !kindChanged) detail.push(`rule ${ruleChange(pc.rules!, cc.rules ?? {})}`);

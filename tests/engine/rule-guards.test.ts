@@ -119,6 +119,17 @@ for (const d of DIALECTS) {
       await t.database.close();
     });
 
+    it('a kind change into a field with a rule of its own holds the values as converted to that rule', async () => {
+      const { db, refusal, change, boot, rows } = await setup({ code: { kind: 'number' } }, [{ code: 12 }, { code: 1.5 }, { code: null }]);
+      await change({ code: { kind: 'text', pattern: '^[0-9]+$' } });
+      const refused = await refusal();
+      expect(refused.reasons).toEqual([expect.stringMatching(/^gizmo\/gadget\.code changes from number to text, but 1 stored row\(s\) break it, e\.g\. '1\.5' \(row [0-9a-f-]{36}\): code must match pattern "\^\[0-9\]\+\$"/)]);
+      await execute(db, 'UPDATE gizmo_gadgets SET code = 2 WHERE code = 1.5');
+      const t = await boot();
+      expect((await rows(t)).map((r) => r.code)).toEqual(['12', '2', null]);
+      await t.database.close();
+    });
+
     it('a json field whose schema tightens holds its stored documents to it; a rule the API reads the same needs no migration', async () => {
       const schema = (extra: Record<string, unknown>) => ({ kind: 'json', schema: { type: 'object', properties: { size: { type: 'integer' } }, ...extra } });
       const { db, refusal, change, boot, writable } = await setup({ spec: schema({}) }, [{ spec: { size: 2 } }, { spec: { colour: 'red' } }]);
