@@ -2,10 +2,8 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codegen } from '../../engine/codegen.js';
-import { appliedMigrations, MigrationError } from '../../runtime/db/index.js';
 import { DIALECTS, type TestDatabase } from '../helpers/databases.js';
-import { bootApp } from '../helpers/app.js';
-import { scratchProject, snapshotFiles } from '../helpers/schemas.js';
+import { migrating, scratchProject, snapshotFiles } from '../helpers/schemas.js';
 import { execute } from '../helpers/raw.js';
 
 /**
@@ -34,17 +32,7 @@ for (const d of DIALECTS) {
       const db = await d.make();
       projects.push(p);
       dbs.push(db);
-      const gen = (extra: { canReplace?: boolean } = {}) =>
-        codegen({
-          schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir,
-          canReplace: async (last) => extra.canReplace !== false && !(await appliedMigrations(db.url))?.some((a) => a.createdAt >= last.when),
-        });
-      const boot = () => bootApp(db, { generatedDir: p.outDir, migrationsDir: p.migrationsDir });
-      const refusal = async () => {
-        const e = await boot().then(async (t) => (await t.database.close(), undefined), (err) => err);
-        expect(e).toBeInstanceOf(MigrationError);
-        return e as MigrationError;
-      };
+      const { gen, boot, refusal } = migrating(p, () => db);
       const rows = async (t: Awaited<ReturnType<typeof boot>>) => (await t.call('GET', LIST)).body.data as Record<string, unknown>[];
       return { p, db, gen, boot, refusal, rows };
     }

@@ -1,9 +1,6 @@
 import { describe, it, expect, afterAll } from 'vitest';
-import { codegen } from '../../engine/codegen.js';
-import { appliedMigrations, MigrationError } from '../../runtime/db/index.js';
 import { DIALECTS, type TestDatabase } from '../helpers/databases.js';
-import { bootApp } from '../helpers/app.js';
-import { scratchProject } from '../helpers/schemas.js';
+import { migrating, scratchProject } from '../helpers/schemas.js';
 import { execute } from '../helpers/raw.js';
 
 /**
@@ -32,17 +29,7 @@ for (const d of DIALECTS) {
       projects.push(p);
       dbs.push(db);
       // a refused migration is unapplied: the next change replaces it
-      const gen = () =>
-        codegen({
-          schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir,
-          canReplace: async (last) => !(await appliedMigrations(db.url))?.some((a) => a.createdAt >= last.when),
-        });
-      const boot = () => bootApp(db, { generatedDir: p.outDir, migrationsDir: p.migrationsDir });
-      const refusal = async () => {
-        const e = await boot().then(async (t) => (await t.database.close(), undefined), (err) => err);
-        expect(e).toBeInstanceOf(MigrationError);
-        return e as MigrationError;
-      };
+      const { gen, boot, refusal } = migrating(p, () => db);
       const rows = async (t: Awaited<ReturnType<typeof boot>>) => (await t.call('GET', LIST)).body.data as Record<string, unknown>[];
       /** every stored row, written back as it is read, is accepted */
       const writable = async (names: string[]) => {

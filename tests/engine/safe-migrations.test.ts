@@ -10,7 +10,7 @@ import type { Model } from '../../engine/model.js';
 import { appliedMigrations, MigrationError } from '../../runtime/db/index.js';
 import { DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { bootApp } from '../helpers/app.js';
-import { scratchProject, snapshotFiles } from '../helpers/schemas.js';
+import { migrating, scratchProject, snapshotFiles } from '../helpers/schemas.js';
 import { execute } from '../helpers/raw.js';
 
 /**
@@ -46,17 +46,7 @@ for (const d of DIALECTS) {
       p.remove();
     });
     /** unapplied = not applied on this test's database (scripts/codegen.ts also asks git) */
-    const gen = (extra: { allowDestructive?: boolean } = {}) =>
-      codegen({
-        schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir, ...extra,
-        canReplace: async (last) => !(await appliedMigrations(db.url))?.some((a) => a.createdAt >= last.when),
-      });
-    const boot = () => bootApp(db, { generatedDir: p.outDir, migrationsDir: p.migrationsDir });
-    const refusal = async () => {
-      const e = await boot().then(async (t) => (await t.database.close(), undefined), (err) => err);
-      expect(e).toBeInstanceOf(MigrationError);
-      return e as MigrationError;
-    };
+    const { gen, boot, refusal } = migrating(p, () => db);
     /** both dialects' histories describe the same changes */
     const sameHistories = () => expect(tagsOf(join(p.migrationsDir, 'sqlite'))).toEqual(tagsOf(join(p.migrationsDir, 'pg')));
     /** the API's rows match the JSON Schema the generated types are made from */

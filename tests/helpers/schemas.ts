@@ -1,7 +1,11 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { ROOT } from '../../engine/codegen.js';
+import { expect } from 'vitest';
+import { codegen, ROOT } from '../../engine/codegen.js';
+import { appliedMigrations, MigrationError } from '../../runtime/db/index.js';
+import type { TestDatabase } from './databases.js';
+import { bootApp } from './app.js';
 
 /**
  * A scratch project under .tmp/ (inside the repo, so generated code resolves node_modules):
@@ -39,4 +43,24 @@ export function snapshotFiles(dir: string, folders: string[]): Record<string, st
   };
   for (const f of folders) walk(join(dir, f));
   return out;
+}
+
+/**
+ * A scratch project migrated on one database: `gen` runs codegen (the last migration is replaced while that database
+ * has not applied it, as scripts/codegen.ts does; `canReplace: false` never), `boot` starts the app on the project's
+ * generated code and migrations, and `refusal` is the MigrationError booting throws.
+ */
+export function migrating(p: ReturnType<typeof scratchProject>, db: () => TestDatabase) {
+  const gen = (extra: { allowDestructive?: boolean; canReplace?: boolean } = {}) =>
+    codegen({
+      schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir, allowDestructive: extra.allowDestructive,
+      canReplace: async (last) => extra.canReplace !== false && !(await appliedMigrations(db().url))?.some((a) => a.createdAt >= last.when),
+    });
+  const boot = () => bootApp(db(), { generatedDir: p.outDir, migrationsDir: p.migrationsDir });
+  const refusal = async () => {
+    const e = await boot().then(async (t) => (await t.database.close(), undefined), (err) => err);
+    expect(e).toBeInstanceOf(MigrationError);
+    return e as MigrationError;
+  };
+  return { gen, boot, refusal };
 }
