@@ -71,6 +71,16 @@ export function rowMaker(columns: [string, Drizzle][], from = 0): (values: unkno
 }
 
 /**
+ * An error about one row of a bulk, its causes' fields named within the row's place (`data[1].number`), as
+ * validation and the database's errors name them; a hook names only the field, not knowing the row's place.
+ */
+function within(e: HttpError, prefix: string): HttpError {
+  if (!e.causes?.some((c) => c.field && !c.field.startsWith(prefix))) return e;
+  const causes = e.causes.map((c) => (c.field && !c.field.startsWith(prefix) ? { ...c, field: `${prefix}.${c.field}` } : c));
+  return new HttpError(e.status, e.message, causes, e.headers);
+}
+
+/**
  * Generic data access for every entity, shared by the CRUD routes and by plugins.
  * Secret fields are never selected or returned.
  */
@@ -423,7 +433,7 @@ export class Repository {
     try {
       return await fn();
     } catch (e) {
-      if (e instanceof HttpError) throw e;
+      if (e instanceof HttpError) throw prefix ? within(e, prefix) : e;
       throw fromDatabaseError(e, entity, prefix) ?? e;
     }
   }

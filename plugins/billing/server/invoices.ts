@@ -5,6 +5,7 @@ import type { Drizzle } from '../../../runtime/db/index.js';
 import { HttpError, badRequest, fromDatabaseError } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { lockRow } from '../../../runtime/db/lock.js';
+import { fromMinorUnits } from '../../../runtime/money.js';
 import { ProviderFailed, toMinor, WebhookRefused, type PaymentEvent, type ProviderName, type ProviderRegistry, type WebhookRequest } from './providers/index.js';
 import { GROUPED_TEXT_MAX } from '../../../engine/json-schema.js';
 
@@ -128,7 +129,11 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
       if (provider.currencies && !provider.currencies.includes(input.currency.slug)) {
         throw new HttpError(400, `${input.provider} takes only ${provider.currencies.join(', ').toUpperCase()}`, [{ field: 'billingModule.currency.id', rule: 'provider', message: `${input.provider} takes only ${provider.currencies.join(', ').toUpperCase()}` }]);
       }
-      const paymentIntent = await ctx.repo.create(intent, { status: 'open', amount: input.amount, type: input.type ?? 'one_off' }, tx);
+      // the invoice and its payment intent hold what the provider is asked for: the amount in whole minor units of the
+      // currency, rounded half up as the shop rounds its totals (runtime/money.ts)
+      const minor = toMinor(input.amount, input.currency.slug);
+      const amount = fromMinorUnits(minor, input.currency.slug);
+      const paymentIntent = await ctx.repo.create(intent, { status: 'open', amount, type: input.type ?? 'one_off' }, tx);
       await ctx.repo.create(e('rbac/subjects-to-billing-module-payment-intents'), { subjectId: input.subjectId, billingModulePaymentIntentId: paymentIntent.id }, tx);
       await ctx.repo.create(e('billing/payment-intents-to-currencies'), { paymentIntentId: paymentIntent.id, currencyId: input.currency.id }, tx);
       const invoiceId = randomUUID();
@@ -137,7 +142,7 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
       try {
         created = await provider.createPayment({
           invoiceId,
-          amount: toMinor(input.amount, input.currency.slug),
+          amount: minor,
           currency: input.currency.slug,
           description: input.description,
           email: input.email,
@@ -154,7 +159,7 @@ export function billingService(ctx: PluginContext, providers: ProviderRegistry):
       }
       const row = await ctx.repo.create(
         invoice,
-        { status: 'open', provider: input.provider, amount: input.amount, email: input.email, comment: input.comment, paymentUrl: created.paymentUrl, providerId: created.providerId, successUrl, cancelUrl },
+        { status: 'open', provider: input.provider, amount, email: input.email, comment: input.comment, paymentUrl: created.paymentUrl, providerId: created.providerId, successUrl, cancelUrl },
         tx,
         '',
         invoiceId,

@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
 import { renderImage } from '../../../runtime/image.js';
-import { priceIn, type Price } from '../pricing.js';
+import { decimalText, priceIn, type Price } from '../pricing.js';
 import { titleOf } from './checkout.js';
 import type { OrderView } from './orders.js';
 
@@ -22,10 +22,11 @@ const cell = (width: number, align: 'left' | 'right' = 'left'): CSSProperties =>
 export function Receipt({ order, paidAt, shop }: { order: OrderView; paidAt: unknown; shop: string }) {
   const currencyId = order.currency?.id;
   const invoice = order.invoices[order.invoices.length - 1];
-  // ISO codes rather than symbols: a receipt reads the same in any language, and every code is in the font
+  // ISO codes rather than symbols: a receipt reads the same in any language, and every code is in the font; amounts
+  // with the currency's own digits, as they were charged (49.50 USD, 1000 JPY, 1.500 KWD)
   const money = (prices: Price[]) => {
     const p = priceIn(prices, currencyId) ?? prices[0];
-    return p ? `${p.amount.toFixed(2)} ${String(p.currency.slug ?? '').toUpperCase()}` : '—';
+    return p ? `${decimalText(p)} ${String(p.currency.slug ?? '').toUpperCase()}` : '—';
   };
   const lines = order.ordersToProducts.slice(0, MAX_LINES);
   const more = order.ordersToProducts.length - lines.length;

@@ -1,4 +1,4 @@
-import { roundHalfUp } from '../../../../runtime/money.js';
+import { minorDigits, toMinorUnits } from '../../../../runtime/money.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** the payment providers an invoice may name (schemas/billing/invoice.json, spec §5) */
@@ -101,30 +101,15 @@ export function sameText(a: string | null | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-const digitsOf = new Map<string, number>();
-
 /**
- * How many digits a currency's minor unit has, from its ISO 4217 code (any case), as the runtime's Intl
- * data says: USD 2, RUB 2, JPY 0, KRW 0, KWD 3. A code Intl does not take (a custom currency, 'usdt')
- * counts 2. Every amount sent to or read from a provider goes through it (toMinor, decimal, minorOf).
+ * How many digits a currency's minor unit has (USD 2, JPY 0, KWD 3, an unknown code 2): runtime/money.ts, the one
+ * definition the shop's prices and totals share. Every amount sent to or read from a provider goes through it
+ * (toMinor, decimal, minorOf).
  */
-export function minorDigits(code: string): number {
-  const key = String(code ?? '').trim().toUpperCase();
-  const known = digitsOf.get(key);
-  if (known !== undefined) return known;
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency: key }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    /* not an ISO code: two digits */
-  }
-  // only well-formed codes are kept, so that odd strings from webhooks cannot grow the map
-  if (/^[A-Z]{3}$/.test(key)) digitsOf.set(key, digits);
-  return digits;
-}
+export { minorDigits };
 
 /** a major amount in minor units of the currency, half up (through a fixed decimal: 1.005 USD → 101): 49.5 USD → 4950, 1000 JPY → 1000 */
-export const toMinor = (amount: number, currency: string) => roundHalfUp(amount, minorDigits(currency));
+export const toMinor = (amount: number, currency: string) => toMinorUnits(amount, currency);
 /** minor units as the decimal string of a major amount: 4900 USD → '49.00', 1000 JPY → '1000', 1235 KWD → '1.235' */
 export const decimal = (minor: number, currency: string) => {
   const digits = minorDigits(currency);
