@@ -47,6 +47,17 @@ for (const d of DIALECTS) {
       const noJob = await t.call('POST', '/api/agent/agents', { data: { slug: 'mine-bitcoin', interval: '* * * * *' } });
       expect(noJob.status).toBe(400);
       expect(noJob.body.cause[0]).toMatchObject({ field: 'slug', rule: 'enum' });
+      // no slug, or a blank one, is not given a generated name that names no job: the slug is required
+      const count = async () => (await t.call('GET', '/api/agent/agents/count')).body.data;
+      const before = await count();
+      for (const [route, data] of [['', { interval: '* * * * *' }], ['', { slug: '', interval: '* * * * *' }], ['/find-or-create', { interval: '*/7 * * * *' }]] as const) {
+        const r = await t.call('POST', `/api/agent/agents${route}`, { data });
+        expect(r.status, JSON.stringify(r.body)).toBe(400);
+        expect(r.body.cause).toEqual([expect.objectContaining({ field: 'slug', rule: 'required' })]);
+      }
+      const bulk = await t.call('POST', '/api/agent/agents/bulk', { data: [{ slug: 'echo', interval: '* * * * *' }, { interval: '* * * * *' }] });
+      expect(bulk.body.cause).toEqual([expect.objectContaining({ field: 'data[1].slug', rule: 'required' })]);
+      expect(await count()).toBe(before);
       expect((await t.call('GET', '/api/agent/agents', undefined, { auth: false })).status).toBe(401);
     });
 

@@ -62,6 +62,15 @@ for (const d of DIALECTS) {
         expect(r.status, segment).toBe(404);
         expect(r.body.data, segment).toBeUndefined();
       }
+      // a missing parameter is named, as find-by-url names it
+      const causes = async (q: string) => {
+        const r = await server.api('GET', `/api/host/pages/url-segment-value${q}`);
+        expect(r.status).toBe(400);
+        return r.body.cause.map((c: { field: string; rule: string }) => `${c.field}:${c.rule}`);
+      };
+      expect(await causes('?segment=[blog.article.slug]')).toEqual(['url:required']);
+      expect(await causes('?url=/sku/a%3Db')).toEqual(['segment:required']);
+      expect(await causes('')).toEqual(['url:required', 'segment:required']);
     });
   });
 }

@@ -44,7 +44,19 @@ function agentHooks(jobs: () => Record<string, AgentJob>): HookSet {
       throw badRequest(`slug must name a job: ${names}`, [{ field: 'slug', rule: 'enum', message: `slug must be one of: ${names}` }]);
     }
   };
-  return { 'agent/agent': { beforeCreate: (data) => check(data), beforeUpdate: (data) => check(data) } };
+  return {
+    'agent/agent': {
+      // the slug names the job: a blank one is not generated (a made-up name runs nothing and fails every slot)
+      beforeCreate: (data) => {
+        if (data.slug === undefined || data.slug === null || data.slug === '') {
+          const names = Object.keys(jobs()).join(', ');
+          throw badRequest(`slug is required: it names the job the agent runs, one of: ${names}`, [{ field: 'slug', rule: 'required', message: `slug is required: one of ${names}` }]);
+        }
+        check(data);
+      },
+      beforeUpdate: (data) => check(data),
+    },
+  };
 }
 
 async function requirePermission(ctx: PluginContext, c: Context) {
