@@ -48,7 +48,13 @@ for (const d of DIALECTS) {
     });
 
     it('the key events are counted from the writes that make them: sign-up, add to cart, checkout, payment by currency', async () => {
-      await t.call('POST', '/api/rbac/subjects', { data: {} });
+      // a subject alone (an anonymous session's, a seeded one) is no sign-up; its first identity is, a second one not
+      expect((await t.call('POST', '/api/rbac/subjects', { data: {} })).status).toBe(201);
+      const subject = (await t.call('POST', '/api/rbac/subjects', { data: {} })).body.data;
+      for (const email of ['first@example.com', 'second@example.com']) {
+        const identity = (await t.call('POST', '/api/rbac/identities', { data: { email } })).body.data;
+        expect((await t.call('POST', '/api/rbac/subjects-to-identities', { data: { subjectId: subject.id, identityId: identity.id } })).status).toBe(201);
+      }
       const order = (await t.call('POST', '/api/ecommerce/orders', { data: {} })).body.data;
       const product = (await t.call('POST', '/api/ecommerce/products', { data: {} })).body.data;
       await t.call('POST', '/api/ecommerce/orders-to-products', { data: { orderId: order.id, productId: product.id, quantity: 3 } });

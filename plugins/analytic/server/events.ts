@@ -1,5 +1,5 @@
 import type { Context, Hono, Next } from 'hono';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Recorder } from './recorder.js';
@@ -35,7 +35,7 @@ export function pageViews(app: Hono, recorder: Recorder) {
 }
 
 /**
- * The key events, from the writes that make them, whoever makes them: a new subject is a sign-up, an order line a
+ * The key events, from the writes that make them, whoever makes them: a subject's first identity (sign-in method) is a sign-up, an order line a
  * product added to a cart, an invoice a checkout, a payment intent that succeeds a payment (its amount, by
  * currency). A module may record finer ones itself through ctx.services.analytics.record.
  */
@@ -48,7 +48,16 @@ export function keyEventHooks(ctx: PluginContext, recorder: Recorder): HookSet {
     return row?.slug ?? '';
   }
   return {
-    'rbac/subject': { afterCommit: ({ operation }) => void (operation === 'create' && recorder.record('sign-up')) },
+    // a subject's first sign-in method: an anonymous session's subject (init) or a seeded one is no account yet,
+    // and a second login added to an account is no new one
+    'rbac/subjects-to-identities': {
+      async afterCommit({ operation, row }) {
+        if (operation !== 'create' || typeof row.subjectId !== 'string') return;
+        const rel = ctx.database.tables['rbac/subjects-to-identities'];
+        const [{ n }]: { n: number }[] = await ctx.database.db.select({ n: count() }).from(rel).where(eq(rel.subjectId, row.subjectId));
+        if (Number(n) === 1) recorder.record('sign-up');
+      },
+    },
     'ecommerce/orders-to-products': { afterCommit: ({ operation, row }) => void (operation === 'create' && recorder.record('add-to-cart', { value: Number(row.quantity ?? 1) })) },
     'billing/invoice': { afterCommit: ({ operation }) => void (operation === 'create' && recorder.record('checkout')) },
     'billing/payment-intent': {
