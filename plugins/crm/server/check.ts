@@ -3,6 +3,8 @@ import { badRequest, type Cause } from '../../../runtime/http/errors.js';
 /** bounds of one request: values are text of at most MAX_VALUE characters, at most MAX_FIELDS fields in the body */
 export const MAX_VALUE = 5000;
 export const MAX_FIELDS = 50;
+/** the longest name a field that is not one of the form's inputs may have */
+export const MAX_NAME = 100;
 
 /** one input of a form as the check needs it: the key its value is sent under, its type, whether it is required, its option values */
 export interface FormInput {
@@ -80,7 +82,7 @@ function typeProblem(input: FormInput, values: string[]): Cause | undefined {
 /**
  * Checks what was sent against a form's inputs, the one rule for every way a request arrives (a
  * visitor's form, a signed-in subject's request): a field that is not one of the form's inputs is
- * refused, a required input must be filled in, a filled-in value must fit its input's type (number,
+ * kept as text (the spec: a CRM form accepts any fields), a required input must be filled in, a filled-in value must fit its input's type (number,
  * email, url, tel, date, an option of a select, radio or checkbox group) and be at most MAX_VALUE
  * characters. Answers the fields as text (a list joined with ', '), or throws one 400 naming every
  * field and rule.
@@ -89,8 +91,23 @@ export function checkFields(inputs: FormInput[], raw: Record<string, unknown>): 
   const keys = Object.keys(raw);
   if (keys.length > MAX_FIELDS) throw badRequest(`Too many fields: at most ${MAX_FIELDS}`);
   const known = new Set(inputs.map((i) => i.key));
-  const causes: Cause[] = keys.filter((k) => !known.has(k)).map((k) => ({ field: k, rule: 'additionalProperties', message: `${k} is not a field of this form` }));
-  const fields: Record<string, string> = {};
+  const causes: Cause[] = [];
+  // no prototype: a field named __proto__ is kept as a field like any other
+  const fields: Record<string, string> = Object.create(null);
+  // spec §validation: "CRM form accepts any fields": a field that is not one of the form's inputs (a hidden field,
+  // a campaign tag) is kept as text too, held to the same bounds (text, at most MAX_VALUE characters, a name of at
+  // most MAX_NAME); blank ones are left out, as blank inputs are
+  for (const key of keys.filter((k) => !known.has(k))) {
+    if (!key.trim() || key.length > MAX_NAME) {
+      causes.push({ field: key.slice(0, MAX_NAME), rule: 'maxLength', message: `a field's name must be 1 to ${MAX_NAME} characters` });
+      continue;
+    }
+    const values = valuesOf(key, raw[key])?.filter((v) => v.trim() !== '');
+    if (!values?.length) continue;
+    const text = values.join(', ');
+    if (text.length > MAX_VALUE) causes.push({ field: key, rule: 'maxLength', message: `${key} must be at most ${MAX_VALUE} characters` });
+    else fields[key] = text;
+  }
   for (const input of inputs) {
     const values = Object.hasOwn(raw, input.key) ? valuesOf(input.key, raw[input.key])?.filter((v) => v.trim() !== '') : undefined;
     const text = values?.join(', ');

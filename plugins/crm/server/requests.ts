@@ -77,7 +77,7 @@ export interface CrmService {
   /** the fields a request body holds: JSON {"data": {...}}, a form-encoded body, or multipart (its 'data' JSON part, else its text parts) */
   readFields(c: Context): Promise<Record<string, unknown>>;
   /**
-   * Checks `raw` against the form's inputs (checkFields: unknown fields refused, required ones present,
+   * Checks `raw` against the form's inputs (checkFields: any fields kept as text, required ones present,
    * values of their declared types) and stores it as a crm/request linked to the form. `within` runs in
    * the same transaction, so that a link it writes (the subject's) exists exactly when the request does.
    * `referer` (the page it was sent from) is kept as the request's sourceUrl path.
