@@ -57,8 +57,10 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   app.get(`${base}/url-segment-value`, async (c) => {
     const url = c.req.query('url');
     const segment = c.req.query('segment');
-    const missing = [...(url ? [] : ['url']), ...(segment ? [] : ['segment'])];
-    if (missing.length) throw badRequest(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required`, missing.map((field) => ({ field, rule: 'required', message: `${field} is required` })));
+    if (!url || !segment) {
+      const missing = [...(url ? [] : ['url']), ...(segment ? [] : ['segment'])];
+      throw badRequest(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required`, missing.map((field) => ({ field, rule: 'required', message: `${field} is required` })));
+    }
     const found = await findByUrl(ctx, url);
     if (!found) throw new HttpError(404, `No page for ${url.slice(0, 200)}`);
     const key = segment.replace(/^\[|\]$/g, '');
