@@ -23,13 +23,28 @@ async function limited<T>(fn: () => Promise<T>): Promise<T> {
 
 const raw = createHttp({ baseUrl: '' });
 
-/** every admin request: same origin, the session cookie, five at a time; a 401 tries one refresh */
+const sessionEnded = new Set<() => void>();
+/**
+ * Calls `listener` when a request is refused for want of a session that no refresh brings back (signed out
+ * elsewhere, the password changed, the refresh token expired); answers the unsubscribe.
+ */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEnded.add(listener);
+  return () => void sessionEnded.delete(listener);
+}
+
+/**
+ * every admin request: same origin, the session cookie, five at a time; a 401 tries one refresh, and when that
+ * fails too the session has ended (onSessionEnded)
+ */
 export const http = {
   async request<T>(method: string, path: string, init?: Parameters<typeof raw.request>[2]): Promise<T> {
     try {
       return await limited(() => raw.request<T>(method, path, init));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401 && (await refreshSession())) return limited(() => raw.request<T>(method, path, init));
+      if (!(e instanceof ApiError) || e.status !== 401) throw e;
+      if (await refreshSession()) return limited(() => raw.request<T>(method, path, init));
+      for (const listener of sessionEnded) listener();
       throw e;
     }
   },

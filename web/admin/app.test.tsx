@@ -104,3 +104,24 @@ describe('the error boundary', () => {
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
   });
 });
+
+describe('a session that ends while editing', () => {
+  it('asks to sign in again over the page, and the form keeps what was typed', async () => {
+    const api = fakeApi({ 'blog/article': [{ adminTitle: 'Launch week', slug: 'launch' }] });
+    const item = api.rows('blog/article')[0]!;
+    localStorage.removeItem('rbac.subject.refresh');
+    open(`/admin/blog/articles/${item.id}`);
+    const dialog = await screen.findByRole('dialog', { name: 'Edit: Article · Launch week' });
+    const title = within(dialog).getByLabelText(/^Admin title/) as HTMLInputElement;
+    await userEvent.clear(title);
+    await userEvent.type(title, 'Launch week, revised');
+    // signed out elsewhere: the save is refused, and no refresh token brings the session back
+    api.fail(`PATCH /api/blog/articles/${item.id}`, 401, { message: 'Not authorized', status: 401 });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    const ended = await screen.findByRole('alertdialog', { name: 'Your session ended' });
+    expect(ended.textContent).toContain('What you were editing is kept');
+    expect(await screen.findByText('Your session ended: sign in again, then save. Your changes are kept.')).toBeTruthy();
+    // the page under it is as it was
+    expect((within(dialog).getByLabelText(/^Admin title/) as HTMLInputElement).value).toBe('Launch week, revised');
+  });
+});

@@ -3,16 +3,18 @@ import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-q
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { Toaster } from 'sonner';
 import { LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, UserRound, X } from 'lucide-react';
-import { createQueryClient, entityApi, labelOf, type EntityInfo, type ModelInfo } from './api.js';
+import { createQueryClient, entityApi, labelOf, onSessionEnded, type EntityInfo, type ModelInfo } from './api.js';
 import { ModelProvider, useModel } from './model.js';
-import { useSession, useSignOut } from './session.js';
+import { SessionEndContext, useSession, useSignOut } from './session.js';
 import { adminLanguage, moduleTitle, ownerOf, plural, shortId } from './labels.js';
 import { entityHref, Link, RouterProvider, useRouter } from './router.js';
 import { displayDateTime } from './generic/cell.js';
 import { FormDialog } from './generic/row.js';
+import { EntityCount } from './dashboard/counts.js';
 import { stateFromQuery, stateToQuery } from './generic/table-state.js';
 import { lookup } from '../registry.js';
 import { Button } from '../ui/button.js';
+import { Dialog } from '../ui/dialog.js';
 import { Input } from '../ui/input.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { cn } from '../ui/cn.js';
@@ -192,7 +194,6 @@ function Dashboard() {
     .flatMap((p) => p.rows.map((row) => ({ entity: p.entity, row })))
     .sort((a, b) => String(b.row.updatedAt).localeCompare(String(a.row.updatedAt)))
     .slice(0, 12);
-  const totals = new Map((pages.data ?? []).map((p) => [p.entity.id, p.total]));
   const groups = navGroups(model, '', false);
   return (
     <div className="flex flex-col gap-6">
@@ -226,7 +227,7 @@ function Dashboard() {
               {g.items.map(({ entity }) => (
                 <li key={entity.id} className="flex items-baseline justify-between gap-2">
                   <Link href={entityHref(entity)} className="truncate text-blue-700 hover:underline">{plural(entity.title)}</Link>
-                  <span className="tabular-nums text-slate-500">{pages.isPending ? '…' : (totals.get(entity.id) ?? '—')}</span>
+                  <EntityCount entity={entity} />
                 </li>
               ))}
             </ul>
@@ -369,29 +370,80 @@ function Shell() {
   );
 }
 
-/** spec §6: the admin needs an admin session; others see the sign-in form or 'Not authorized' */
+/**
+ * spec §6: the admin needs an admin session; others see the sign-in form or 'Not authorized'. A session that ends
+ * while signed in (signed out elsewhere, the password changed, the refresh token expired: a request refused that
+ * no refresh brings back) asks to sign in again over the page, which stays as it was, so that a form being
+ * edited keeps its changes and can be saved once signed in. Signing out here is not a session ending.
+ */
 function Gate({ children }: { children: ReactNode }) {
   const session = useSession();
   const qc = useQueryClient();
   const Login = lookup('rbac', 'subject', 'login-form');
   const box = useRef<HTMLDivElement>(null);
-  const signingIn = !session.isPending && !session.error && !session.data;
+  const [ended, setEnded] = useState(false);
+  /** signed in since the page loaded (or the last sign-out) */
+  const wasSignedIn = useRef(false);
+  /** signing out on purpose: the refusals that follow are not a session ending */
+  const quiet = useRef(false);
+  if (session.data) wasSignedIn.current = true;
+  useEffect(() => {
+    if (session.data) quiet.current = false;
+  }, [session.data]);
+  useEffect(() => onSessionEnded(() => wasSignedIn.current && !quiet.current && setEnded(true)), []);
+  const end = useMemo(() => ({
+    signedOut: () => {
+      quiet.current = true;
+      wasSignedIn.current = false;
+      setEnded(false);
+    },
+  }), []);
+  const resuming = ended && wasSignedIn.current;
+  const signingIn = !session.isPending && !session.error && !session.data && !resuming;
   useDocumentTitle(signingIn ? 'Sign in' : undefined);
   // the sign-in form starts in its email field
   useEffect(() => {
     if (signingIn) box.current?.querySelector<HTMLInputElement>('input[type="email"], input')?.focus();
   }, [signingIn]);
-  if (session.isPending) return <Loading />;
-  if (session.error) return <p role="alert" className="p-8 text-red-700">{(session.error as Error).message}</p>;
-  if (!session.data) {
-    return (
-      <div ref={box} className="flex min-h-screen items-center justify-center p-4">
-        {Login ? <Login title="Admin sign in" onSignedIn={() => qc.invalidateQueries()} /> : <p>Not authorized</p>}
-      </div>
-    );
+  if (!resuming) {
+    if (session.isPending) return <Loading />;
+    if (session.error) return <p role="alert" className="p-8 text-red-700">{(session.error as Error).message}</p>;
+    if (!session.data) {
+      return (
+        <div ref={box} className="flex min-h-screen items-center justify-center p-4">
+          {Login ? <Login title="Admin sign in" onSignedIn={() => qc.invalidateQueries()} /> : <p>Not authorized</p>}
+        </div>
+      );
+    }
   }
   // admins, and accounts whose roles were given a permission for the model (the model route decides)
-  return <>{children}</>;
+  return (
+    <SessionEndContext.Provider value={end}>
+      {children}
+      {ended && (
+        <Dialog
+          open
+          role="alertdialog"
+          onOpenChange={() => undefined}
+          title="Your session ended"
+          description="Sign in again to go on. What you were editing is kept: save it once you are signed in."
+          className="max-w-md"
+        >
+          {Login ? (
+            <Login
+              title="Sign in again"
+              onSignedIn={async () => {
+                setEnded(false);
+                await qc.invalidateQueries({ queryKey: ['rbac', 'me'] });
+              }}
+            />
+          ) : (
+            <p>Not authorized</p>
+          )}
+        </Dialog>
+      )}
+    </SessionEndContext.Provider>
+  );
 }
 
 export function AdminApp() {

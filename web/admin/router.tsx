@@ -163,12 +163,22 @@ const FALLBACK: RouterValue = {
   confirmLeave: async () => true,
 };
 
-/** keeps the editor's work: while dirty() is true, links, Back and closing ask first */
+/** keeps the editor's work: while dirty() is true, links, Back, closing and leaving the page ask first */
 export function useLeaveGuard(dirty: () => boolean) {
   const { guard } = useRouter();
   const ref = useRef(dirty);
   ref.current = dirty;
   useEffect(() => guard(() => ref.current()), [guard]);
+  // leaving the page itself (reload, closing the tab, an address typed): the browser's own question
+  useEffect(() => {
+    const beforeUnload = (e: BeforeUnloadEvent) => {
+      if (!ref.current()) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    addEventListener('beforeunload', beforeUnload);
+    return () => removeEventListener('beforeunload', beforeUnload);
+  }, []);
 }
 
 /** an admin link: a real href (new tab, copy link), navigated in place on a plain click */

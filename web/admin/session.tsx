@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../runtime/client/index.js';
 import { http, REFRESH_KEY, refreshSession } from './api.js';
@@ -27,9 +28,14 @@ export function useSession() {
   });
 }
 
+/** what the admin's gate is told when the editor signs out on purpose: the refusals that follow are no session ending */
+export const SessionEndContext = createContext<{ signedOut(): void }>({ signedOut: () => undefined });
+
 export function useSignOut() {
   const qc = useQueryClient();
+  const end = useContext(SessionEndContext);
   return async () => {
+    end.signedOut();
     await http.request('POST', '/api/rbac/subjects/authentication/logout', { data: { refresh: localStorage.getItem(REFRESH_KEY) } }).catch(() => undefined);
     localStorage.removeItem(REFRESH_KEY);
     qc.clear();

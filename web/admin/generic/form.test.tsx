@@ -278,3 +278,57 @@ describe('the form dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: /Add new: Agent/ })).toBeNull());
   });
 });
+
+describe('an open form and changes made elsewhere', () => {
+  const article = () => fakeApi({ 'blog/article': [{ adminTitle: 'First title', slug: 'first', description: { en: 'First description' } }] });
+
+  it('an update sends only the fields the editor changed, so another editor\'s change to another field stays', async () => {
+    const api = article();
+    const row = api.rows('blog/article')[0]!;
+    renderAdmin(<GenericForm entity={entity('blog/article')} row={row} />);
+    await screen.findByRole('button', { name: 'Update' });
+    const title = field('Admin title');
+    await userEvent.clear(title);
+    await userEvent.type(title, 'Second title');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    await screen.findByText('Updated successfully');
+    expect(api.calls.find((c) => c.method === 'PATCH')!.data).toEqual({ adminTitle: 'Second title' });
+  });
+
+  it('the row changed elsewhere: a clean form shows it; a form with changes keeps them, says so, and saves only them', async () => {
+    const api = article();
+    const row = api.rows('blog/article')[0]!;
+    const later = (patch: Record<string, unknown>, at: string) => ({ ...row, ...patch, updatedAt: at });
+    const view = renderAdmin(<GenericForm entity={entity('blog/article')} row={row} />);
+    await screen.findByRole('button', { name: 'Update' });
+    // clean: the form follows the row
+    view.rerender(<GenericForm entity={entity('blog/article')} row={later({ adminTitle: 'Changed by Ann' }, '2026-03-01T11:00:00.000Z')} />);
+    await waitFor(() => expect(field('Admin title').value).toBe('Changed by Ann'));
+    expect(document.querySelector('[data-changed-elsewhere]')).toBeNull();
+    // with changes of its own: kept, and said
+    await userEvent.clear(field('Slug'));
+    await userEvent.type(field('Slug'), 'mine');
+    view.rerender(<GenericForm entity={entity('blog/article')} row={later({ adminTitle: 'Changed by Bob' }, '2026-03-01T12:00:00.000Z')} />);
+    await waitFor(() => expect(document.querySelector('[data-changed-elsewhere]')?.textContent).toContain('Someone else changed this article since you opened it'));
+    expect(field('Slug').value).toBe('mine');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    await screen.findByText('Updated successfully');
+    expect(api.calls.filter((c) => c.method === 'PATCH').at(-1)!.data).toEqual({ slug: 'mine' });
+  });
+
+  it('leaving the page with unsaved changes asks the browser to confirm; without changes it does not', async () => {
+    article();
+    const leave = () => {
+      const e = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    renderAdmin(<GenericForm entity={entity('blog/article')} />);
+    await screen.findByRole('button', { name: 'Create' });
+    expect(leave()).toBe(false);
+    await userEvent.type(field('Admin title'), 'Draft');
+    expect(leave()).toBe(true);
+    cleanup();
+    expect(leave()).toBe(false);
+  });
+});

@@ -90,6 +90,22 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
   useLeaveGuard(() => dirtyRef.current);
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
 
+  // the row changed elsewhere while the form is open (live updates, another editor): a form without changes shows
+  // it; one with changes keeps them, says so, and its save sends only what this editor changed
+  const [changedElsewhere, setChangedElsewhere] = useState(false);
+  const rowVersion = row ? `${row.id}@${String(row.updatedAt ?? '')}` : undefined;
+  const shownVersion = useRef(rowVersion);
+  useEffect(() => {
+    if (!row || !rowVersion || rowVersion === shownVersion.current) return;
+    if (current && row.id === current.id && String(row.updatedAt ?? '') <= String(current.updatedAt ?? '')) return;
+    shownVersion.current = rowVersion;
+    if (dirtyRef.current) return setChangedElsewhere(true);
+    setCurrent(row);
+    const data = initialData(entity, row, undefined);
+    setFormData(data);
+    setBaseline(normalized(data));
+  }, [row, rowVersion, current, entity]);
+
   const slug = slugField(entity);
   const titleField = entity.fields.find((f) => f.generate === 'words' && isWritable(f));
 
@@ -160,10 +176,17 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
         // fields this account may not write are shown, never sent (the server would refuse them)
         if (!isWritable(f)) continue;
         const v = data[f.name];
-        if (v !== undefined) body[f.name] = v;
+        if (!current) {
+          if (v !== undefined) body[f.name] = v;
+          continue;
+        }
+        // an update sends what the editor changed, and only that: a field someone else changed since the form
+        // opened keeps their value (sending every field put the form's old values back over theirs)
+        if (same(v, current[f.name])) continue;
         // a value emptied in the form is cleared on the server
-        else if (current && current[f.name] !== null && current[f.name] !== undefined) body[f.name] = null;
+        body[f.name] = v === undefined ? null : v;
       }
+      if (current && !Object.keys(body).length) return Promise.resolve(current);
       return current ? api.update(current.id, body) : api.create(body);
     },
     onMutate: () => {
@@ -173,6 +196,8 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
     onSuccess: async (saved) => {
       const created = !current;
       settle('success');
+      setChangedElsewhere(false);
+      shownVersion.current = `${saved.id}@${String(saved.updatedAt ?? '')}`;
       toast.dismiss(ERROR_TOAST);
       toast.success(created ? 'Created successfully' : 'Updated successfully');
       setCurrent(saved);
@@ -194,6 +219,11 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
         // the message is beside the field: one place, no toast
         toast.dismiss(ERROR_TOAST);
         setTimeout(() => focusField(first));
+        return;
+      }
+      // the session ended (the admin asks to sign in again over the page): the changes stay, to be saved then
+      if (e instanceof ApiError && e.status === 401) {
+        toast.error('Your session ended: sign in again, then save. Your changes are kept.', { id: ERROR_TOAST, duration: Infinity, closeButton: true, action: { label: 'Save', onClick: () => save.mutate(data) } });
         return;
       }
       const serverFault = !(e instanceof ApiError) || e.status >= 500;
@@ -248,6 +278,11 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
           {status === 'error' && <span className="text-red-700">Not saved{Object.keys(extraErrors).length ? ': see the marked fields' : ''}</span>}
           {status === 'idle' && dirty && <span className="text-slate-500">Unsaved changes</span>}
         </span>
+        {changedElsewhere && (
+          <span role="alert" className="text-sm text-amber-800" data-changed-elsewhere="">
+            Someone else changed this {entity.title.toLowerCase()} since you opened it: saving sends only your changes.
+          </span>
+        )}
       </div>
     </div>
   );
