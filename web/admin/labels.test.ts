@@ -18,6 +18,10 @@ describe('names in words, from the model', () => {
     expect(fieldTitle(field('ecommerce/categories-to-products', 'categoryId'), m)).toBe('Category');
     expect(fieldTitle(field('host/widgets-to-external-widgets', 'externalWidgetId'), m)).toBe('External widget');
     expect(fieldTitle(field('ecommerce/product', 'adminTitle'), m)).toBe('Admin title');
+    // a text id of another system is not a reference: it keeps its 'ID', and differs from the enum beside it
+    expect(fieldTitle(field('billing/invoice', 'providerId'), m)).toBe('Provider ID');
+    expect(fieldTitle(field('billing/invoice', 'provider'), m)).toBe('Provider');
+    expect(fieldTitle(field('billing/webhook-event', 'eventId'), m)).toBe('Event ID');
   });
 
   it('plurals, and short ids that tell demo ids apart', () => {

@@ -27,11 +27,13 @@ export const moduleTitle = (module: string) => humanize(module);
 /**
  * A field's title: the manifest's, else its name in words. A reference is named after what it points at
  * ('websiteBuilderModuleWidgetId' → 'Widget'); its own prefix stays when it says more ('externalWidgetId' →
- * 'External widget').
+ * 'External widget'). Any other field named '…Id' keeps it: 'providerId' → 'Provider ID'.
  */
 export function fieldTitle(field: FieldInfo, model?: ModelInfo): string {
   if (field.title) return field.title;
-  if (field.kind === 'reference' || /Id$/.test(field.name)) {
+  // only a reference (or a uuid that points at a row of an entity chosen elsewhere) drops its 'Id': an outside
+  // system's id ('providerId', a text) is 'Provider ID', not the 'Provider' an enum beside it may be called
+  if (field.kind === 'reference' || (/Id$/.test(field.name) && field.kind === 'text' && field.format === 'uuid')) {
     const bare = field.name.replace(/Id$/, '');
     const target = field.target ? model?.entities.find((e) => e.id === field.target) : undefined;
     // '<module>Module<Name>' names the target's module; the target's own title says it better

@@ -11,7 +11,8 @@ export const ESCAPE_LAYER = 'data-escape-layer';
 
 /**
  * A modal dialog (Radix): focus moves in and is trapped, Escape and the close button close it, and focus
- * returns to what had it when the dialog opened (the button that opened it).
+ * returns to what had it when the dialog opened (the button that opened it). Focus starts on the control marked
+ * `data-autofocus` when there is one, else on the first one.
  */
 export function Dialog({ open, onOpenChange, title, description, children, className, trigger, bare, role }: {
   open?: boolean;
@@ -39,6 +40,14 @@ export function Dialog({ open, onOpenChange, title, description, children, class
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
         <RadixDialog.Content
           {...(role && { role })}
+          onOpenAutoFocus={(e) => {
+            // a control marked data-autofocus (a picker's search) takes focus, not the first one (Close)
+            const first = (e.currentTarget as HTMLElement | null)?.querySelector?.<HTMLElement>('[data-autofocus]');
+            if (first) {
+              e.preventDefault();
+              first.focus();
+            }
+          }}
           onEscapeKeyDown={(e) => {
             const target = e.target as Element | null;
             if (target?.closest?.(`[${ESCAPE_LAYER}]`)) e.preventDefault();

@@ -14,6 +14,15 @@ export function displayDateTime(iso: string) {
   return `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** DD.MM.YYYY for a date-only value ('2026-03-15'): the calendar day as stored, no time zone shift */
+export function displayDate(value: string) {
+  const m = /^(\d{4,})-(\d{2})-(\d{2})$/.exec(value.trim());
+  if (m) return `${m[3]}.${m[2]}.${m[1]}`;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  return `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()}`;
+}
+
 /** the titles of referenced rows a table has fetched, by '<entity id>:<row id>' */
 export const TitlesContext = createContext<Map<string, string>>(new Map());
 export const titleKey = (entityId: string, id: string) => `${entityId}:${id}`;
@@ -59,6 +68,8 @@ export function Cell({ field, value, language, target }: { field: FieldInfo; val
     }
     case 'datetime':
       return <span className="whitespace-nowrap tabular-nums">{displayDateTime(String(value))}</span>;
+    case 'date':
+      return <span className="whitespace-nowrap tabular-nums">{displayDate(String(value))}</span>;
     case 'reference':
       return <ReferenceCell target={target} id={String(value)} />;
     case 'enum':

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { editableFields, formSchema, isWritable } from './form-schema.js';
+import { causeInWords, editableFields, formSchema, isWritable } from './form-schema.js';
 import { tableColumns } from './columns.js';
 import type { EntityInfo, FieldInfo } from '../api.js';
 
@@ -34,5 +34,28 @@ describe('the admin follows the field access of the manifest', () => {
     expect(uiSchema.comment?.['ui:disabled']).toBeUndefined();
     expect(isWritable(order.fields[1])).toBe(false);
     expect(isWritable(order.fields[2])).toBe(true);
+  });
+});
+
+describe('form titles', () => {
+  it('the invoice form tells the provider (a choice) from the provider’s id (a text); a manifest title wins', async () => {
+    const { entity, model } = await import('../test-utils.js');
+    const invoice = entity('billing/invoice');
+    const { schema } = formSchema(invoice, 'update', model());
+    const props = schema.properties as Record<string, { title?: string }>;
+    expect(props.provider!.title).toBe('Provider');
+    expect(props.providerId!.title).toBe('Provider ID');
+    const titled = { ...invoice, fields: invoice.fields.map((f) => (f.name === 'providerId' ? { ...f, title: 'Payment id at the provider' } : f)) };
+    expect((formSchema(titled, 'update', model()).schema.properties as Record<string, { title?: string }>).providerId!.title).toBe('Payment id at the provider');
+  });
+});
+
+describe('server causes in words', () => {
+  it('put the field’s label in place of its raw name', () => {
+    expect(causeInWords('url is already taken', 'url', 'URL')).toBe('URL is already taken');
+    expect(causeInWords('title.en is required', 'title', 'Title')).toBe('Title (EN) is required');
+    expect(causeInWords('urls are fine', 'url', 'URL')).toBe('urls are fine');
+    expect(causeInWords('Required', 'url', 'URL')).toBe('Required');
+    expect(causeInWords('slug is already taken', undefined, 'Slug')).toBe('slug is already taken');
   });
 });

@@ -116,3 +116,13 @@ export function errorsOf(causes: { field?: string; message: string }[] | undefin
   }
   return out;
 }
+
+/**
+ * A server cause's message with the field's label in place of its raw name ('url is already taken' → 'URL is
+ * already taken'), as the form says it beside the field.
+ */
+export function causeInWords(message: string, name: string | undefined, label: string | undefined): string {
+  if (!name || !label || name === label) return message;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return message.replace(new RegExp(`^${escaped}(?=[\\s.:\\[]|$)(\\.[a-z]{2}(?![A-Za-z]))?`), (_, lang?: string) => (lang ? `${label} (${lang.slice(1).toUpperCase()})` : label));
+}

@@ -170,7 +170,7 @@ describe('the generic form', () => {
     await userEvent.clear(field('Slug'));
     await userEvent.type(field('Slug'), 'taken');
     await userEvent.click(screen.getByRole('button', { name: 'Create' }));
-    const beside = await screen.findByText('slug is already taken');
+    const beside = await screen.findByText('Slug is already taken');
     expect(beside.closest('[data-field-invalid]')).toBe(field('Slug').closest('[data-field-invalid]'));
     expect([...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent).join()).not.toContain('already taken');
     expect(screen.getByRole('button', { name: 'Create' }).getAttribute('data-status')).toBe('error');

@@ -37,8 +37,12 @@ describe('relations in a form', () => {
     // a nested table: the far entity, then the link's own fields
     expect(within(stores).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Order', 'Store', 'SKU', 'Actions']);
     const orders = screen.getByRole('region', { name: 'Orders' });
-    await waitFor(() => expect(within(orders).getByRole('button', { name: /Orders/ }).getAttribute('aria-expanded')).toBe('false'));
+    await waitFor(() => expect(within(orders).getByRole('button', { name: /^Orders/ }).getAttribute('aria-expanded')).toBe('false'));
     expect(screen.queryByRole('region', { name: /products to/i })).toBeNull();
+    // each section's Add is named after its relation, not just 'Add'
+    expect(within(categories).getByRole('button', { name: 'Add Categories' })).toBeTruthy();
+    expect(within(stores).getByRole('button', { name: 'Add Stores' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add' })).toBeNull();
   });
 
   it('adds several categories at once by picking them, ordered after the ones there', async () => {
@@ -46,8 +50,10 @@ describe('relations in a form', () => {
     renderAdmin(<RelationSections entity={entity('ecommerce/product')} row={product} />);
     const categories = await screen.findByRole('region', { name: 'Categories' });
     await within(categories).findByRole('link', { name: 'Templates' });
-    await userEvent.click(within(categories).getByRole('button', { name: 'Add' }));
+    await userEvent.click(within(categories).getByRole('button', { name: 'Add Categories' }));
     const pick = await screen.findByRole('dialog', { name: 'Add categories' });
+    // the picker starts in its search, not on Close
+    await waitFor(() => expect(document.activeElement).toBe(within(pick).getByRole('searchbox')));
     // the one already linked cannot be picked again; the list says how many there are
     const already = await within(pick).findByRole('checkbox', { name: /Templates/ });
     expect((already as HTMLInputElement).disabled).toBe(true);
@@ -69,7 +75,7 @@ describe('relations in a form', () => {
     const { api, product } = shop();
     renderAdmin(<RelationSections entity={entity('ecommerce/product')} row={product} />);
     const categories = await screen.findByRole('region', { name: 'Categories' });
-    await userEvent.click(within(categories).getByRole('button', { name: 'Add' }));
+    await userEvent.click(within(categories).getByRole('button', { name: 'Add Categories' }));
     const pick = await screen.findByRole('dialog', { name: 'Add categories' });
     await userEvent.click(within(pick).getByRole('button', { name: 'Create new category' }));
     const create = await screen.findByRole('dialog', { name: 'Add new: Category' });
@@ -84,7 +90,7 @@ describe('relations in a form', () => {
     const { product } = shop();
     renderAdmin(<RelationSections entity={entity('ecommerce/product')} row={product} />);
     const stores = await screen.findByRole('region', { name: 'Stores' });
-    await userEvent.click(within(stores).getByRole('button', { name: 'Add' }));
+    await userEvent.click(within(stores).getByRole('button', { name: 'Add Stores' }));
     const form = await screen.findByRole('dialog', { name: 'Add: Stores' });
     expect(within(form).getByLabelText(/^SKU/)).toBeTruthy();
     expect(within(form).getByRole('combobox', { name: /^Store/ })).toBeTruthy();

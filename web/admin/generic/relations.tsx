@@ -137,7 +137,7 @@ function PickDialog({ ends, heading, linked, open, onOpenChange, onPick }: {
         <label className="relative">
           <span className="sr-only">Search {heading}</span>
           <Search aria-hidden className="pointer-events-none absolute left-2.5 top-3 h-4 w-4 text-slate-400" />
-          <Input type="search" autoFocus placeholder={`Search ${heading.toLowerCase()}`} value={term} className="pl-8" onChange={(e) => setTerm(e.target.value)} />
+          <Input type="search" data-autofocus="" placeholder={`Search ${heading.toLowerCase()}`} value={term} className="pl-8" onChange={(e) => setTerm(e.target.value)} />
         </label>
         <ul id={listId} aria-label={heading} className="max-h-72 overflow-y-auto rounded-md border border-slate-200">
           {pending && <li className="p-3"><Skeleton className="h-6 w-full" /></li>}
@@ -285,7 +285,7 @@ export function RelationSection({ ends, owner, row }: { ends: RelationEnds; owne
           <h3 id={`${sectionId}-h`} className="truncate text-sm font-semibold">{heading}</h3>
           <span className="text-xs text-slate-500">{count === undefined ? '' : count}</span>
         </button>
-        <Button size="sm" variant="outline" onClick={() => (needsForm(ends) ? setAdding(true) : setPicking(true))}>
+        <Button size="sm" variant="outline" aria-label={`Add ${heading}`} onClick={() => (needsForm(ends) ? setAdding(true) : setPicking(true))}>
           <Plus className="h-4 w-4" /> Add
         </Button>
       </header>

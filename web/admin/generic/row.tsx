@@ -44,7 +44,8 @@ export function FormDialog({ entity, row, prefill, fixed, open, onClose, onSaved
     setDirty(false);
     onClose();
   };
-  const heading = title ?? (row ? `Edit: ${entity.title} · ${labelOf(row, adminLanguage(model))}` : `Add new: ${entity.title}`);
+  // a row asked for by its id that does not exist is not a new one: the heading says so
+  const heading = missing ? `Not found: ${entity.title}` : (title ?? (row ? `Edit: ${entity.title} · ${labelOf(row, adminLanguage(model))}` : loading ? entity.title : `Add new: ${entity.title}`));
   return (
     <Dialog open={open} onOpenChange={(o) => !o && void request()} title={heading} bare className="h-[80vh] max-h-[80vh] max-sm:h-[100dvh] max-sm:max-h-[100dvh] max-sm:rounded-none">
       {loading ? (
@@ -119,14 +120,18 @@ export function DeleteDialog({ entity, row, open, onOpenChange, onDeleted }: { e
 
 /** Edit and Delete of a row; Edit opens the row (in the address when the table has one), else a dialog here */
 export function RowActions({ entity, row, onOpen }: { entity: EntityInfo; row: Row; onOpen?: (row: Row) => void }) {
+  const model = useModel();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // each row's buttons are named after the row ('Edit Hosting'), as a relation's 'Remove Hosting' is
+  const label = labelOf(row, adminLanguage(model));
+  const name = label && label !== row.id ? label : `${entity.title} ${shortId(row.id)}`;
   return (
     <div className="flex justify-end gap-1">
-      <Button size="sm" variant="outline" aria-label="Edit" title="Edit" className="w-9 px-0 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); onOpen ? onOpen(row) : setEditing(true); }}>
+      <Button size="sm" variant="outline" aria-label={`Edit ${name}`} title="Edit" className="w-9 px-0 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); onOpen ? onOpen(row) : setEditing(true); }}>
         <Pencil aria-hidden className="h-4 w-4" /> <span className="max-2xl:sr-only">Edit</span>
       </Button>
-      <Button size="sm" variant="ghost" aria-label="Delete" title="Delete" className="w-9 px-0 text-red-700 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); setConfirming(true); }}>
+      <Button size="sm" variant="ghost" aria-label={`Delete ${name}`} title="Delete" className="w-9 px-0 text-red-700 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); setConfirming(true); }}>
         <Trash2 aria-hidden className="h-4 w-4" /> <span className="max-2xl:sr-only">Delete</span>
       </Button>
       {!onOpen && editing && <FormDialog entity={entity} row={row} open={editing} onClose={() => setEditing(false)} />}
@@ -166,7 +171,8 @@ export function GenericRow({ entity, row, cells, onOpen }: { entity: EntityInfo;
       }}
     >
       <td className="px-3 py-2 align-top"><IdBadge id={row.id} /></td>
-      {cells.map((c) => <td key={c.id} className="min-w-[7rem] max-w-xs px-3 py-2 align-top">{c.node}</td>)}
+      {/* a long word (a path, an email) may wrap anywhere: the table then fits more often, and less of it is under the actions */}
+      {cells.map((c) => <td key={c.id} className="min-w-[7rem] max-w-xs px-3 py-2 align-top [overflow-wrap:anywhere]">{c.node}</td>)}
       <td className="sticky right-0 bg-white px-2 py-2 align-top shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.2)] group-hover/row:bg-slate-50">
         <RowActions entity={entity} row={row} onOpen={onOpen} />
       </td>

@@ -25,8 +25,12 @@ describe('the generic table', () => {
     expect(within(table).getByText('One off')).toBeTruthy();
     expect(within(table).getByText('Subscription')).toBeTruthy();
     expect(screen.getByText('2 items')).toBeTruthy();
-    const actions = within(table).getAllByRole('button', { name: 'Edit' })[0]!.closest('td')!;
+    const actions = within(table).getByRole('button', { name: 'Edit Lamp' }).closest('td')!;
     expect(actions.className).toContain('sticky');
+    // each row's actions are named after the row
+    expect(within(table).getByRole('button', { name: 'Delete Lamp' })).toBeTruthy();
+    expect(within(table).getByRole('button', { name: 'Edit Plan' })).toBeTruthy();
+    expect(within(table).queryByRole('button', { name: 'Edit' })).toBeNull();
   });
 
   it('shows referenced rows by their title, linking to them, fetched in one request per entity', async () => {
@@ -75,6 +79,12 @@ describe('the generic table', () => {
     const and = (listCalls(api, '/api/ecommerce/products').at(-1)!.query.filters as { and: unknown[] }).and;
     expect(and).toEqual([{ column: 'type', method: 'eq', value: 'subscription' }]);
     expect(within(filters).getByLabelText('Created at from')).toBeTruthy();
+    // layout (checked in Chromium at 1280 and 1440 px): columns as many as fit, a date range that may shrink
+    // (a fieldset is min-content wide by default) and whose two dates wrap rather than run into the next filter
+    expect(filters.className).toContain('auto-fill');
+    const range = within(filters).getByLabelText('Created at from').closest('fieldset')!;
+    expect(range.className).toContain('min-w-0');
+    expect(within(filters).getByLabelText('Created at from').parentElement!.className).toContain('flex-wrap');
     // the filters of other kinds, from the model
     const order = entity('ecommerce/order');
     const f = listFilters(order, { ...DEFAULT_STATE, filters: { status: 'new', 'createdAt.from': '2026-03-01', 'createdAt.to': '2026-03-02' } }, ['en']);
@@ -105,6 +115,18 @@ describe('the generic table', () => {
     await screen.findByText('Nothing matches "zzz"');
     await userEvent.click(screen.getByRole('button', { name: 'Clear search and filters' }));
     await waitFor(() => expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe(''));
+  });
+
+  it('a failed load shows the error with Retry, and the footer no longer says "Loading…"', async () => {
+    const api = fakeApi({ 'ecommerce/store': [{ adminTitle: 'Studio store', slug: 'studio' }] });
+    api.fail('GET /api/ecommerce/stores', 500, { message: 'Internal Server Error', status: 500 });
+    renderAdmin(<GenericTable entity={entity('ecommerce/store')} />);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Loading…')).toBeNull());
+    expect(screen.getByText('Not loaded')).toBeTruthy();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await screen.findByText('1 item');
   });
 
   it('keeps long text to two lines with the whole of it on hover; key/value documents and files say what they hold', async () => {

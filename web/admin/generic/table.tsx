@@ -122,14 +122,16 @@ function Filters({ entity, state, onChange }: { entity: EntityInfo; state: Table
   };
   const select = 'h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm';
   return (
-    <div className="grid gap-3 border-b border-slate-200 bg-slate-50 p-3 sm:grid-cols-2 lg:grid-cols-4" role="group" aria-label="Filters">
+    // columns of at least 20rem, as many as fit: the two dates of a from–to fit side by side, and wrap
+    // rather than run into the next filter (a fieldset is min-content wide unless told otherwise)
+    <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,20rem),1fr))] gap-3 border-b border-slate-200 bg-slate-50 p-3" role="group" aria-label="Filters" data-filters="">
       {filterFields(entity).map((f) => {
         const id = `filter-${entity.module}-${entity.name}-${f.name}`;
         const title = fieldTitle(f, model);
         if (f.kind === 'enum' || f.kind === 'boolean') {
           const values = f.kind === 'boolean' ? ['true', 'false'] : (f.values ?? []);
           return (
-            <label key={f.name} className="flex flex-col gap-1 text-xs font-medium text-slate-600" htmlFor={id}>
+            <label key={f.name} className="flex min-w-0 flex-col gap-1 text-xs font-medium text-slate-600" htmlFor={id}>
               {title}
               <select id={id} className={select} value={state.filters[f.name] ?? ''} onChange={(e) => set(f.name, e.target.value)}>
                 <option value="">Any</option>
@@ -140,12 +142,12 @@ function Filters({ entity, state, onChange }: { entity: EntityInfo; state: Table
         }
         if (f.kind === 'date' || f.kind === 'datetime') {
           return (
-            <fieldset key={f.name} className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+            <fieldset key={f.name} className="flex min-w-0 flex-col gap-1 text-xs font-medium text-slate-600" data-filter-range="">
               <legend className="mb-1">{title}</legend>
-              <div className="flex items-center gap-1">
-                <Input type="date" aria-label={`${title} from`} className="h-9 px-2" value={state.filters[`${f.name}.from`] ?? ''} onChange={(e) => set(`${f.name}.from`, e.target.value)} />
+              <div className="flex min-w-0 flex-wrap items-center gap-1">
+                <Input type="date" aria-label={`${title} from`} className="h-9 min-w-[8.5rem] flex-1 basis-[8.5rem] px-2" value={state.filters[`${f.name}.from`] ?? ''} onChange={(e) => set(`${f.name}.from`, e.target.value)} />
                 <span aria-hidden>–</span>
-                <Input type="date" aria-label={`${title} to`} className="h-9 px-2" value={state.filters[`${f.name}.to`] ?? ''} onChange={(e) => set(`${f.name}.to`, e.target.value)} />
+                <Input type="date" aria-label={`${title} to`} className="h-9 min-w-[8.5rem] flex-1 basis-[8.5rem] px-2" value={state.filters[`${f.name}.to`] ?? ''} onChange={(e) => set(`${f.name}.to`, e.target.value)} />
               </div>
             </fieldset>
           );
@@ -153,7 +155,7 @@ function Filters({ entity, state, onChange }: { entity: EntityInfo; state: Table
         const target = model.entities.find((e) => e.id === f.target);
         if (!target) return null;
         return (
-          <div key={f.name} className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+          <div key={f.name} className="flex min-w-0 flex-col gap-1 text-xs font-medium text-slate-600">
             <label htmlFor={id}>{title}</label>
             <AdminSelectInput id={id} entity={target} value={state.filters[f.name]} placeholder="Any" onChange={(v) => set(f.name, v)} />
           </div>
@@ -397,7 +399,8 @@ export function GenericTable({ entity, filter, prefill, title, state: given, onS
             </div>
           </TitlesContext.Provider>
           <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-sm text-slate-600">
-            <span aria-live="polite">{total === undefined ? 'Loading…' : `${total} ${total === 1 ? 'item' : 'items'}`}</span>
+            {/* a failed load is not loading: the error and Retry are in the table */}
+            <span aria-live="polite">{total !== undefined ? `${total} ${total === 1 ? 'item' : 'items'}` : list.isError && !list.isFetching ? 'Not loaded' : 'Loading…'}</span>
             <div className="flex flex-wrap items-center gap-2">
               <label className="flex items-center gap-1">
                 Rows

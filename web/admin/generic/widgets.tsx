@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ComponentProps } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentProps } from 'react';
 import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, WidgetProps, FieldTemplateProps, ObjectFieldTemplateProps } from '@rjsf/utils';
 import { Plus, Trash2 } from 'lucide-react';
 import { Input, Textarea } from '../../ui/input.js';
@@ -9,6 +9,7 @@ import { Skeleton } from '../../ui/skeleton.js';
 import { Button } from '../../ui/button.js';
 import { AdminSelectInput } from './select-input.js';
 import { FileWidget } from './file-widget.js';
+import { causeInWords } from './form-schema.js';
 import { useModel } from '../model.js';
 import { enumLabel, humanize, moduleTitle } from '../labels.js';
 
@@ -121,9 +122,36 @@ export const widgets: RegistryWidgetsType = {
 type Pair = { key: string; value: string; raw?: unknown };
 const isFlat = (v: unknown) => v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x)));
 const pairsOf = (v: unknown): Pair[] => Object.entries((v ?? {}) as Record<string, unknown>).map(([key, raw]) => ({ key, value: raw === null ? '' : String(raw), raw }));
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+/**
+ * A pair's value with the type it had: a number stays a number while the text reads as one, a boolean stays a
+ * boolean while it says true or false, an emptied null stays null; text the old type cannot read is kept as
+ * text. A new entry is text.
+ */
+export function typedValue(p: Pair): unknown {
+  const text = p.value.trim();
+  if (typeof p.raw === 'number' && NUMBER.test(text) && Number.isFinite(Number(text))) return Number(text);
+  if (typeof p.raw === 'boolean' && /^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
+  if (p.raw === null && p.value === '') return null;
+  return p.value;
+}
+/** the keys entered more than once (by their trimmed text) */
+export function duplicateKeys(pairs: Pair[]): Set<string> {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const p of pairs) {
+    const k = p.key.trim();
+    if (!k) continue;
+    if (seen.has(k)) dup.add(k);
+    seen.add(k);
+  }
+  return dup;
+}
+export const DUPLICATE_KEY = 'This key is already used above: use each key once';
 function objectOf(pairs: Pair[]): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  for (const p of pairs) if (p.key.trim()) out[p.key.trim()] = p.raw !== undefined && String(p.raw ?? '') === p.value ? p.raw : p.value;
+  // a duplicate key blocks saving (the field is marked invalid); the first entry's value is kept meanwhile
+  for (const p of pairs) if (p.key.trim() && !(p.key.trim() in out)) out[p.key.trim()] = typedValue(p);
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -145,7 +173,8 @@ export const fields: RegistryFieldsType = {
     );
   },
   /** a JSON document: key / value pairs when it is flat (a form's answers), else JSON text */
-  json: function JsonField({ fieldPathId, formData, onChange, disabled, readonly }: FieldProps) {
+  json: function JsonField(props: FieldProps) {
+    const { fieldPathId, formData, onChange, disabled, readonly } = props;
     const [asText, setAsText] = useState(() => !isFlat(formData));
     const [pairs, setPairs] = useState<Pair[]>(() => pairsOf(isFlat(formData) ? formData : undefined));
     const [text, setText] = useState(() => (formData === undefined ? '' : JSON.stringify(formData, null, 2)));
@@ -156,17 +185,32 @@ export const fields: RegistryFieldsType = {
       setPairs(next);
       onChange(objectOf(next), fieldPathId.path);
     };
+    const dups = duplicateKeys(pairs);
+    // a duplicate key (or JSON that does not parse) blocks saving: the form refuses the field until it is fixed
+    const blocked = asText ? bad : dups.size > 0;
+    const setInvalid = ctxOf(props).setInvalid;
+    const name = String(props.name ?? '');
+    useEffect(() => {
+      setInvalid?.(name, blocked);
+    }, [blocked, name, setInvalid]);
+    useEffect(() => () => setInvalid?.(name, false), [name, setInvalid]);
     if (!asText) {
       return (
         <div className="flex flex-col gap-2" role="group" aria-labelledby={`${id}-label`}>
           {pairs.length === 0 && <p className="text-sm text-slate-500">No entries</p>}
-          {pairs.map((p, i) => (
-            <div key={i} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] gap-2">
-              <Input id={i === 0 ? id : undefined} aria-label={`Key ${i + 1}`} value={p.key} disabled={off} placeholder="Key" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
-              <Input aria-label={p.key ? `Value of ${p.key}` : `Value ${i + 1}`} value={p.value} disabled={off} placeholder="Value" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
-              <Button size="icon" variant="ghost" aria-label={`Remove ${p.key || `entry ${i + 1}`}`} disabled={off} onClick={() => setAll(pairs.filter((_, j) => j !== i))}><Trash2 className="h-4 w-4" /></Button>
-            </div>
-          ))}
+          {pairs.map((p, i) => {
+            // the later entries of a key are the duplicates: each is marked beside its key
+            const dup = dups.has(p.key.trim()) && pairs.findIndex((x) => x.key.trim() === p.key.trim()) < i;
+            const errorId = `${id}-key-${i}-error`;
+            return (
+              <div key={i} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] gap-2">
+                <Input id={i === 0 ? id : undefined} aria-label={`Key ${i + 1}`} value={p.key} disabled={off} placeholder="Key" aria-invalid={dup || undefined} aria-describedby={dup ? errorId : undefined} className="aria-[invalid=true]:border-red-600" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
+                <Input aria-label={p.key ? `Value of ${p.key}` : `Value ${i + 1}`} value={p.value} disabled={off} placeholder="Value" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+                <Button size="icon" variant="ghost" aria-label={`Remove ${p.key || `entry ${i + 1}`}`} disabled={off} onClick={() => setAll(pairs.filter((_, j) => j !== i))}><Trash2 className="h-4 w-4" /></Button>
+                {dup && <p id={errorId} role="alert" className="col-span-3 -mt-1 text-xs text-red-700">{DUPLICATE_KEY}</p>}
+              </div>
+            );
+          })}
           <div className="flex gap-2">
             <Button size="sm" variant="outline" disabled={off} onClick={() => setPairs([...pairs, { key: '', value: '' }])}><Plus className="h-4 w-4" /> Add entry</Button>
             <Button size="sm" variant="ghost" onClick={() => { setText(formData === undefined ? '' : JSON.stringify(formData, null, 2)); setAsText(true); }}>Edit as JSON</Button>
@@ -203,12 +247,14 @@ export const fields: RegistryFieldsType = {
 };
 
 /** label (with a mark on required fields), control, help and errors in words */
-export function FieldTemplate({ id, label, required, children, rawErrors, rawHelp, description, hidden, schema, uiSchema }: FieldTemplateProps) {
+export function FieldTemplate({ id, label, required, children, rawErrors, rawHelp, description, hidden, schema, uiSchema, fieldPathId }: FieldTemplateProps) {
   if (hidden) return <div className="hidden">{children}</div>;
   if (id === 'root') return <>{children}</>;
   const widget = uiSchema?.['ui:widget'];
-  // the date-time picker says its own error beside the field
-  const errors = (rawErrors ?? []).filter((e) => !(widget === 'datetime' && e === DATE_TIME_ERROR));
+  // the date-time picker and the JSON editor say their own error beside the field (the form only blocks saving)
+  // a server cause names the field by its label ('URL is already taken'), not its raw name ('url …')
+  const name = fieldPathId?.path?.at(-1);
+  const errors = [...new Set((rawErrors ?? []).filter((e) => !((widget === 'datetime' || uiSchema?.['ui:field'] === 'json') && e === DATE_TIME_ERROR)).map((e) => causeInWords(e, typeof name === 'string' ? name : undefined, label)))];
   const help = typeof schema.description === 'string' ? schema.description : undefined;
   return (
     <div className="flex flex-col gap-1" data-field-invalid={errors.length ? 'true' : undefined}>
