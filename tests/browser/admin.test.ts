@@ -135,7 +135,7 @@ describe('admin back office in Chromium', () => {
     const nested = form.locator('section[data-entity="ecommerce/products-to-attributes"]');
     await shown(nested.getByRole('heading', { name: 'Attributes' }));
     // a relation with no rows is folded
-    await attrIs(nested.getByRole('button', { name: /Attributes/ }), 'aria-expanded', 'false');
+    await attrIs(nested.getByRole('button', { name: /^Attributes/ }), 'aria-expanded', 'false');
     await nested.getByRole('button', { name: 'Add' }).click();
     const add = page.getByRole('dialog', { name: 'Add attributes' });
     await add.getByRole('searchbox').fill('Price');
