@@ -210,8 +210,13 @@ for (const d of DIALECTS) {
       const missing = await call('POST', path, { token, data: steps([{ slug: 'contact-name', value: 'Dana' }]) });
       expect(missing.status).toBe(400);
       expect(missing.body.cause.map((c: { field: string }) => c.field)).toContain('email');
+      // a CRM form accepts any fields: one the form does not have is kept under the name given
       const unknown = await call('POST', path, { token, data: steps([{ slug: 'contact-name', value: 'D' }, { slug: 'contact-email', value: 'd@example.com' }, { slug: 'colour', value: 'red' }]) });
-      expect(unknown.status).toBe(400);
+      expect(unknown.status, JSON.stringify(unknown.body)).toBe(201);
+      const kept = (await call('GET', `/api/crm/requests/${unknown.body.data.id}`, { system: true })).body.data;
+      expect(kept.payload.fields.colour).toBe('red');
+      const objectValue = await call('POST', path, { token, data: steps([{ slug: 'contact-name', value: 'D' }, { slug: 'contact-email', value: 'd@example.com' }, { slug: 'colour', value: { $gt: '' } }]) });
+      expect(objectValue.status).toBe(400);
       expect((await call('POST', path, { token, data: { steps: 'no' } })).status).toBe(400);
       // only the subject itself
       expect((await call('POST', path, { data: steps([]) })).status).toBe(401);

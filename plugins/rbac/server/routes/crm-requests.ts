@@ -64,7 +64,7 @@ export function crmRequestRoutes(app: Hono, { ctx, accounts }: RouteDeps) {
         const byId = typeof id === 'string' && UUID_RE.test(id) ? eq(inputs.id, id.toLowerCase()) : undefined;
         if (!bySlug && !byId) throw badRequest(`${at} needs a slug or the id of an input`, [{ field: `${at}.slug`, rule: 'required', message: 'slug or id is required' }]);
         const [row] = await ctx.database.db.select({ name: inputs.name, slug: inputs.slug }).from(inputs).where(bySlug ?? byId).limit(1);
-        // an input no form has is passed on as given, so the form's check refuses it by name
+        // an input the form does not have is passed on under the name given: kept as text (a CRM form accepts any fields)
         const key = row ? row.name || row.slug : String(slug ?? id);
         fields[key] = value;
       }
