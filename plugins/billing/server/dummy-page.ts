@@ -21,8 +21,54 @@ function localPath(url: unknown): string {
   }
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)}</title>
+/** the page's words: in the buyer's language (the one its return page has), English for any other */
+const WORDS = {
+  en: {
+    payment: 'Payment',
+    title: 'Test payment',
+    text: "The dummy provider moves no money: confirming marks the invoice paid, as a real provider's webhook would.",
+    invoiceFor: 'Invoice for {email}',
+    cancel: 'Cancel',
+    pay: 'Pay {amount}',
+    isNow: 'This payment is {status}',
+    nothingMore: 'Nothing more to do here.',
+    back: 'Back to the shop',
+    'status.open': 'open',
+    'status.paid': 'paid',
+    'status.canceled': 'canceled',
+    'status.failed': 'failed',
+    'status.refunded': 'refunded',
+  },
+  ru: {
+    payment: 'Оплата',
+    title: 'Тестовая оплата',
+    text: 'Тестовый провайдер не списывает деньги: подтверждение отмечает счёт оплаченным, как это сделал бы вебхук настоящего провайдера.',
+    invoiceFor: 'Счёт для {email}',
+    cancel: 'Отмена',
+    pay: 'Оплатить {amount}',
+    isNow: 'Статус этого платежа: {status}',
+    nothingMore: 'Здесь больше ничего делать не нужно.',
+    back: 'Вернуться в магазин',
+    'status.open': 'открыт',
+    'status.paid': 'оплачен',
+    'status.canceled': 'отменён',
+    'status.failed': 'не прошёл',
+    'status.refunded': 'возвращён',
+  },
+} satisfies Record<string, Record<string, string>>;
+type Language = keyof typeof WORDS;
+type Word = keyof (typeof WORDS)['en'];
+
+/** the page's language: the first segment of the path the payment returns to ('/ru/ecommerce/orders' → 'ru') when it has words, else English */
+export function pageLanguage(successUrl: unknown, languages: string[]): Language {
+  const first = localPath(successUrl).split('/')[1] ?? '';
+  return languages.includes(first) && Object.hasOwn(WORDS, first) ? (first as Language) : 'en';
+}
+
+const wordsIn = (language: Language) => (key: Word, vars: Record<string, string> = {}) => (WORDS[language][key] ?? WORDS.en[key]).replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? vars[name] : whole));
+
+function page(language: Language, title: string, body: string): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)}</title>
 <style>body{margin:0;font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a}main{max-width:28rem;margin:10vh auto;padding:2rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;box-shadow:0 1px 3px #0001}h1{font-size:1.4rem;margin:0 0 .5rem}p{color:#475569;line-height:1.5}.amount{font-size:2rem;font-weight:700;color:#0f172a;margin:1.5rem 0}.row{display:flex;gap:.75rem;margin-top:1.5rem}button,a.button{flex:1;height:2.75rem;border-radius:.375rem;font:600 .95rem system-ui,sans-serif;border:1px solid #cbd5e1;background:#fff;color:#0f172a;cursor:pointer;text-align:center;text-decoration:none;line-height:2.75rem}button.pay{background:#2563eb;border-color:#2563eb;color:#fff}button:focus-visible,a.button:focus-visible{outline:2px solid #2563eb;outline-offset:2px}</style>
 </head><body><main>${body}</main></body></html>`;
 }
@@ -60,18 +106,24 @@ export function dummyPageRoutes(app: Hono, ctx: PluginContext, dummy: Dummy) {
 
   app.get(dummyPagePath(':id'), async (c) => {
     const { id, token, row, currency } = await open(c);
+    const language = pageLanguage(row.successUrl, ctx.model.languages);
+    const w = wordsIn(language);
     const amount = `${currency?.symbol ?? ''}${Number(row.amount).toFixed(minorDigits(currency?.slug ?? ''))} ${(currency?.slug ?? '').toUpperCase()}`.trim();
     if (row.status !== 'open') {
-      return html(c, page('Payment', `<h1>This payment is ${escape(String(row.status))}</h1><p>Nothing more to do here.</p><div class="row"><a class="button" href="${escape(localPath(row.successUrl))}">Back to the shop</a></div>`), 409);
+      const status = String(row.status);
+      const statusWord = `status.${status}`;
+      const named = Object.hasOwn(WORDS.en, statusWord) ? w(statusWord as Word) : status;
+      return html(c, page(language, w('payment'), `<h1>${escape(w('isNow', { status: named }))}</h1><p>${escape(w('nothingMore'))}</p><div class="row"><a class="button" href="${escape(localPath(row.successUrl))}">${escape(w('back'))}</a></div>`), 409);
     }
     const action = `${dummyPagePath(id)}?token=${encodeURIComponent(token)}`;
     return html(
       c,
       page(
-        'Test payment',
-        `<h1>Test payment</h1><p>The dummy provider moves no money: confirming marks the invoice paid, as a real provider's webhook would.</p>
-<p class="amount" data-testid="amount">${escape(amount)}</p><p>Invoice for ${escape(String(row.email ?? ''))}</p>
-<form method="post" action="${escape(action)}"><div class="row"><button type="submit" name="action" value="cancel">Cancel</button><button class="pay" type="submit" name="action" value="pay">Pay ${escape(amount)}</button></div></form>`,
+        language,
+        w('title'),
+        `<h1>${escape(w('title'))}</h1><p>${escape(w('text'))}</p>
+<p class="amount" data-testid="amount">${escape(amount)}</p><p>${escape(w('invoiceFor', { email: String(row.email ?? '') }))}</p>
+<form method="post" action="${escape(action)}"><div class="row"><button type="submit" name="action" value="cancel">${escape(w('cancel'))}</button><button class="pay" type="submit" name="action" value="pay">${escape(w('pay', { amount }))}</button></div></form>`,
       ),
     );
   });

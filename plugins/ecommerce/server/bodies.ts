@@ -21,6 +21,8 @@ const payment = {
   provider: { type: 'string' },
   email: { type: 'string', format: 'email', maxLength: 320 },
   comment: optional({ type: 'string', maxLength: 2000 }),
+  // the buyer's language, for the pages the payment returns to: one of the configured languages (checked by the routes)
+  language: optional({ type: 'string', maxLength: 35 }),
 };
 
 type Data = Record<string, unknown>;
@@ -127,7 +129,7 @@ export function quantityInput(data: Data) {
 /** billingModule: { currency: { id? } } — the currency may be left out (the default currency), as the reference client sends it */
 const currencyRef = { type: 'object', additionalProperties: false, properties: { currency: { type: 'object', additionalProperties: false, properties: { id: uuid } } } };
 // spec §5 reads the currency as required in one form and optional in another: both readings are accepted
-const ordersCheckout = bodyValidator<{ email: string; comment?: string | null; billingModule?: { currency?: { id?: string } }; ecommerceModule: { orders: { id: string }[] } }>({
+const ordersCheckout = bodyValidator<{ email: string; comment?: string | null; language?: string | null; billingModule?: { currency?: { id?: string } }; ecommerceModule: { orders: { id: string }[] } }>({
   type: 'object',
   additionalProperties: false,
   required: ['email', 'ecommerceModule'],
@@ -137,13 +139,13 @@ const ordersCheckout = bodyValidator<{ email: string; comment?: string | null; b
     ecommerceModule: { type: 'object', additionalProperties: false, required: ['orders'], properties: { orders: { type: 'array', minItems: 1, maxItems: 50, items: idRef } } },
   },
 });
-const oneCheckout = bodyValidator<{ email: string; comment?: string | null; billingModule?: { currency?: { id: string } } }>({
+const oneCheckout = bodyValidator<{ email: string; comment?: string | null; language?: string | null; billingModule?: { currency?: { id: string } } }>({
   type: 'object',
   additionalProperties: false,
   required: ['email'],
   properties: { ...payment, billingModule: currencyRef },
 });
-const productCheckout = bodyValidator<{ email: string; comment?: string | null; quantity?: number; storeId?: string | null; billingModule?: { currency?: { id: string } } }>({
+const productCheckout = bodyValidator<{ email: string; comment?: string | null; language?: string | null; quantity?: number; storeId?: string | null; billingModule?: { currency?: { id: string } } }>({
   type: 'object',
   additionalProperties: false,
   required: ['email'],
@@ -151,7 +153,7 @@ const productCheckout = bodyValidator<{ email: string; comment?: string | null; 
 });
 
 const currencyIdOf = (b: { billingModule?: { currency?: { id?: string } } }) => b.billingModule?.currency?.id?.toLowerCase();
-const common = (b: { email: string; comment?: string | null }) => ({ email: b.email.trim(), ...(b.comment && { comment: b.comment }) });
+const common = (b: { email: string; comment?: string | null; language?: string | null }) => ({ email: b.email.trim(), ...(b.comment && { comment: b.comment }), ...(b.language && { language: b.language }) });
 
 /** POST …/ecommerce-module/orders/checkout: provider, email, billingModule.currency.id, ecommerceModule.orders[].id */
 export function ordersCheckoutInput(data: Data, defaultProvider: ProviderName | undefined) {

@@ -9,12 +9,40 @@ import { NO_PRICE, Orders, type OrderView } from './orders.js';
 /** where the buyer lands after paying or canceling: the orders page (host seed) */
 export const ORDERS_PAGE = '/ecommerce/orders';
 
+/** the configured languages (schemas/meta/languages.json): the default one's pages have no prefix */
+export interface Languages {
+  languages: string[];
+  defaultLanguage: string;
+}
+
+/** the orders page in a language: '/ecommerce/orders' in the default language, '/ru/ecommerce/orders' in another configured one */
+export function ordersPageIn(language: string | undefined, langs: Languages): string {
+  return language && language !== langs.defaultLanguage && langs.languages.includes(language) ? `/${language}${ORDERS_PAGE}` : ORDERS_PAGE;
+}
+
+/**
+ * The configured language a url's path starts with ('/ru/…' → 'ru'), else undefined: the storefront's pages
+ * carry their language as the first segment, the default language's none. Only a configured code is ever taken,
+ * so what is built from it stays a path of this site.
+ */
+export function languageOfUrl(url: unknown, langs: Languages): string | undefined {
+  if (typeof url !== 'string' || !url) return undefined;
+  try {
+    const first = new URL(url, 'http://local').pathname.split('/')[1] ?? '';
+    return langs.languages.includes(first) ? first : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface CheckoutInput {
   provider: ProviderName;
   email: string;
   comment?: string;
   /** the billing currency; the default currency when left out */
   currencyId?: string;
+  /** the buyer's language (a configured one): the payment sends the buyer back to the orders page in it */
+  language?: string;
 }
 
 export interface CheckoutResult {
@@ -44,6 +72,7 @@ export async function checkoutOrders(orders: Orders, subjectId: string, orderIds
 
   const total = priceIn(orderTotals(lines.map((l) => ({ quantity: l.quantity, prices: [priceIn(l.prices, currency.id)!] }))), currency.id)!;
   const order = orders.entity('ecommerce/order');
+  const back = ordersPageIn(input.language, ctx.model);
   // each line keeps the unit prices it is invoiced at: a price changed or removed later changes no checked-out order,
   // its receipt or its mails (written while the order is still a cart, whose lines may change)
   const line = orders.entity('ecommerce/orders-to-products');
@@ -63,8 +92,8 @@ export async function checkoutOrders(orders: Orders, subjectId: string, orderIds
       type: lines.every((l) => l.product.type === 'subscription') ? 'subscription' : 'one_off',
       description: ids.length === 1 ? `Order #${ids[0]}` : `Orders ${ids.map((id) => `#${id}`).join(', ')}`,
       lines: lines.map((l) => ({ title: titleOf(l.product), quantity: l.quantity, unitAmount: priceIn(l.prices, currency.id)!.amount })),
-      successPath: `${ORDERS_PAGE}?order=${ids[0]}`,
-      cancelPath: `${ORDERS_PAGE}?order=${ids[0]}&payment=canceled`,
+      successPath: `${back}?order=${ids[0]}`,
+      cancelPath: `${back}?order=${ids[0]}&payment=canceled`,
     },
     tx,
   );

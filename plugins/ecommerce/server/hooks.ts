@@ -1,11 +1,11 @@
-import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import { HttpError } from '../../../runtime/http/errors.js';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { NotificationService } from '../../notification/server/index.js';
 import type { FileStorageService } from '../../file-storage/server/index.js';
 import { formatPrice, priceIn } from '../pricing.js';
-import { ORDERS_PAGE, titleOf } from './checkout.js';
+import { languageOfUrl, ordersPageIn, titleOf } from './checkout.js';
 import type { Orders, OrderView } from './orders.js';
 import { renderReceipt } from './receipt.js';
 
@@ -63,7 +63,21 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
 
   const labelOf = (status: string) => STATUS_LABELS[status] ?? status;
 
-  function mailText(view: OrderView, forAdmin: boolean): string {
+  /** the orders page in the buyer's language: the one its latest invoice returns to (checkout keeps it there) */
+  async function ordersPageOf(id: string): Promise<string> {
+    const [opi, pii, inv] = [t['ecommerce/orders-to-billing-module-payment-intents'], t['billing/payment-intents-to-invoices'], t['billing/invoice']];
+    const [latest]: { url: string | null }[] = await ctx.database.db
+      .select({ url: inv.successUrl })
+      .from(opi)
+      .innerJoin(pii, eq(pii.paymentIntentId, opi.billingModulePaymentIntentId))
+      .innerJoin(inv, eq(inv.id, pii.invoiceId))
+      .where(eq(opi.orderId, id))
+      .orderBy(desc(inv.createdAt))
+      .limit(1);
+    return ordersPageIn(languageOfUrl(latest?.url, ctx.model), ctx.model);
+  }
+
+  function mailText(view: OrderView, forAdmin: boolean, ordersPage: string): string {
     const currencyId = view.currency?.id;
     const money = (prices: OrderView['totals']) => (priceIn(prices, currencyId) ? formatPrice(priceIn(prices, currencyId)!) : prices.map(formatPrice).join(' / '));
     // the first sentence ('Your order #… is now …') is the template's, made from mailStatus's data
@@ -72,7 +86,7 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
       `Total: ${money(view.totals)}`,
       '',
       ...(view.receipt ? [`Receipt: ${ctx.config.publicUrl}${view.receipt}`] : []),
-      forAdmin ? `Admin: ${ctx.config.publicUrl}/admin/` : `Your orders: ${ctx.config.publicUrl}${ORDERS_PAGE}`,
+      forAdmin ? `Admin: ${ctx.config.publicUrl}/admin/` : `Your orders: ${ctx.config.publicUrl}${ordersPage}`,
     ].join('\n');
   }
 
@@ -87,10 +101,11 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     const subject = `Order #${view.id}: ${data.status}`;
     const admins = new Set(ctx.config.adminEmails);
     const buyers = [...new Set(await buyerEmails(view))].filter((e) => !admins.has(e));
+    const ordersPage = buyers.length ? await ordersPageOf(view.id) : '';
     const sends = [...buyers.map((to) => ({ to, admin: false })), ...[...admins].map((to) => ({ to, admin: true }))];
     await Promise.all(
       sends.map(({ to, admin }) =>
-        notification.sendEmail({ to, subject, text: mailText(view, admin), template: 'order-status-changed', data }).catch((err) => ctx.log.error({ err, order: id }, 'order email failed')),
+        notification.sendEmail({ to, subject, text: mailText(view, admin, ordersPage), template: 'order-status-changed', data }).catch((err) => ctx.log.error({ err, order: id }, 'order email failed')),
       ),
     );
   }

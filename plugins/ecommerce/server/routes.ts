@@ -8,7 +8,7 @@ import type { BillingService } from '../../billing/server/index.js';
 import { lockRow } from '../../../runtime/db/lock.js';
 import { lineTotal, orderQuantity, orderTotals, priceIn } from '../pricing.js';
 import { addToCartInput, dataOf, linesInput, orderCheckoutInput, ordersCheckoutInput, pathId, productCheckoutInput, quantityInput } from './bodies.js';
-import { checkoutOrders } from './checkout.js';
+import { checkoutOrders, languageOfUrl } from './checkout.js';
 import { NO_PRICE, Orders } from './orders.js';
 
 const SUBJECT = '/api/rbac/subjects/:id/ecommerce-module';
@@ -37,6 +37,19 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
     if (caller.kind !== 'subject') throw new HttpError(401, 'Not authorized');
     if (caller.subjectId !== id) throw new HttpError(403, "Not authorized: these are another account's orders");
     return id;
+  }
+
+  /**
+   * The buyer's language, which the payment's return pages keep: the body's `language` (400 unless a configured one),
+   * else the language of the page the checkout was sent from (the Referer's first path segment), else the default.
+   */
+  function buyerLanguage(c: Context, given: string | undefined): string {
+    const { languages, defaultLanguage } = ctx.model;
+    if (given !== undefined) {
+      if (!languages.includes(given)) throw badRequest(`language must be one of: ${languages.join(', ')}`, [{ field: 'language', rule: 'enum', message: `language must be one of: ${languages.join(', ')}` }]);
+      return given;
+    }
+    return languageOfUrl(c.req.header('referer'), ctx.model) ?? defaultLanguage;
   }
 
   const cartLines = async (subjectId: string) => {
@@ -87,7 +100,8 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
   /** POST …/orders/checkout { provider, email, billingModule.currency.id, ecommerceModule.orders[].id } */
   app.post(`${SUBJECT}/orders/checkout`, async (c) => {
     const subjectId = await subjectOf(c);
-    const input = ordersCheckoutInput((await dataOf(c))!, defaultProvider());
+    const body = ordersCheckoutInput((await dataOf(c))!, defaultProvider());
+    const input = { ...body, language: buyerLanguage(c, body.language) };
     const result = await orders.forSubject(subjectId, (tx) => checkoutOrders(orders, subjectId, input.orderIds, input, tx));
     return c.json({ data: result }, 201);
   });
@@ -127,7 +141,8 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
   app.post(`${SUBJECT}/orders/:orderId/checkout`, async (c) => {
     const subjectId = await subjectOf(c);
     const orderId = pathId(c, 'orderId', 'orderId');
-    const input = orderCheckoutInput((await dataOf(c))!, defaultProvider());
+    const body = orderCheckoutInput((await dataOf(c))!, defaultProvider());
+    const input = { ...body, language: buyerLanguage(c, body.language) };
     const result = await orders.forSubject(subjectId, (tx) => checkoutOrders(orders, subjectId, [orderId], input, tx));
     return c.json({ data: result }, 201);
   });
@@ -136,7 +151,8 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
   app.post(`${SUBJECT}/products/:productId/checkout`, async (c) => {
     const subjectId = await subjectOf(c);
     const productId = pathId(c, 'productId');
-    const input = productCheckoutInput((await dataOf(c))!, defaultProvider());
+    const body = productCheckoutInput((await dataOf(c))!, defaultProvider());
+    const input = { ...body, language: buyerLanguage(c, body.language) };
     const result = await orders.forSubject(subjectId, async (tx) => {
       const product = ctx.model.byId['ecommerce/product'];
       if (!(await ctx.repo.get(product, productId, tx))) throw notFound(product, productId);

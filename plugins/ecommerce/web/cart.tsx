@@ -47,7 +47,7 @@ function CartContent() {
           label={w('checkout')}
           submit={(input) =>
             shopRequest<CheckoutAnswer>('POST', shopPath(cart.subjectId!, '/orders/checkout'), {
-              data: { provider: input.provider, email: input.email, comment: input.comment, billingModule: { currency: { id: input.currencyId } }, ecommerceModule: { orders: [{ id: order.id }] } },
+              data: { provider: input.provider, email: input.email, comment: input.comment, language: input.language, billingModule: { currency: { id: input.currencyId } }, ecommerceModule: { orders: [{ id: order.id }] } },
             })
           }
         />
@@ -71,6 +71,10 @@ export function CartSheet() {
         <Sheet.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
         <Sheet.Content
           aria-describedby={undefined}
+          onCloseAutoFocus={(e) => {
+            // no Sheet.Trigger (it opens from the cart button and the products' Checkout): focus goes back to the opener
+            if (cartDrawer.restoreFocus()) e.preventDefault();
+          }}
           className="fixed inset-y-0 right-0 z-50 flex w-full flex-col bg-white shadow-2xl focus:outline-none sm:w-[400px] lg:w-[540px]"
           data-testid="cart-drawer"
         >
@@ -103,7 +107,7 @@ function CartButton({ className }: { className?: string }) {
   return (
     <button
       type="button"
-      onClick={cartDrawer.open}
+      onClick={(e) => cartDrawer.open(e.currentTarget)}
       aria-label={quantity === 1 ? w('openCartOne') : w('openCart', { count: quantity })}
       className={cn(
         'relative inline-flex h-14 w-14 items-center justify-center rounded-full bg-slate-900 text-white shadow-lg transition-transform hover:scale-105 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600',

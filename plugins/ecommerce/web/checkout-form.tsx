@@ -10,6 +10,7 @@ import { CurrencyToggleGroup, initialCurrency } from './currency.js';
 import { useProviders, type CheckoutAnswer } from './shop-api.js';
 import { useEcommerceWords } from './words.js';
 import { useWords } from '../../../web/storefront/words.js';
+import { usePage } from '../../../web/storefront/context.js';
 
 export const NO_PRICE = "Product doesn't have price attributes connected to billing module currency.";
 
@@ -22,6 +23,8 @@ export interface CheckoutInput {
   email: string;
   comment?: string;
   currencyId: string;
+  /** the page's language: the payment sends the buyer back to the orders page in it */
+  language: string;
 }
 
 /**
@@ -32,6 +35,7 @@ export interface CheckoutInput {
  */
 export function CheckoutForm({ totals, label, submit, className }: { totals: Price[]; label: string; submit: (input: CheckoutInput) => Promise<CheckoutAnswer>; className?: string }) {
   const { me } = useSubject();
+  const { language } = usePage();
   const w = useEcommerceWords();
   const check = useChecks();
   const providers = useProviders();
@@ -57,7 +61,7 @@ export function CheckoutForm({ totals, label, submit, className }: { totals: Pri
     setEmailError(problem);
     if (problem || !provider || !price) return;
     await action.run(async () => {
-      const answer = await submit({ provider, email: email.trim(), ...(comment.trim() && { comment: comment.trim() }), currencyId: price.currency.id });
+      const answer = await submit({ provider, email: email.trim(), ...(comment.trim() && { comment: comment.trim() }), currencyId: price.currency.id, language });
       setLeaving(true);
       browser.go(answer.billingModule.invoices[0].paymentUrl);
     });

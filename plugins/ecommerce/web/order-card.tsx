@@ -23,6 +23,16 @@ const STATUS_COLORS: Record<string, string> = {
 /** several currencies side by side: '$25 · ₽1980' */
 export const moneyText = (prices: Price[]) => prices.map(formatPrice).join(' · ');
 
+/**
+ * The amounts an order shows: a checked-out order's in the currency it was charged in only (its `currency`); a cart,
+ * which has none yet, in every currency it is priced in.
+ */
+export const chargedIn = (prices: Price[], currency: Order['currency']) => {
+  if (!currency) return prices;
+  const own = prices.filter((p) => p.currency.id === currency.id);
+  return own.length ? own : prices;
+};
+
 export function StatusBadge({ status }: { status: string }) {
   const w = useEcommerceWords();
   return <span className={cn('inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold', STATUS_COLORS[status] ?? STATUS_COLORS.new)}>{isStatus(status) ? w(`status.${status}`) : status}</span>;
@@ -41,14 +51,14 @@ function Line({ line, order, editable }: { line: OrderLine; order: Order; editab
     <li className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3">
       <div className="min-w-0 flex-1">
         <a href={href(productPath(line.product as never))} className="block truncate font-medium text-slate-900 hover:underline">{title}</a>
-        <p className="text-sm text-slate-500">{w('each', { price: moneyText(line.prices) })}</p>
+        <p className="text-sm text-slate-500">{w('each', { price: moneyText(chargedIn(line.prices, order.currency)) })}</p>
       </div>
       {editable ? (
         <div className="flex items-center gap-1" aria-busy={change.isPending}>
           <Button size="icon" variant="outline" aria-label={w('decrease', { title })} disabled={change.isPending || line.quantity <= 1} onClick={() => setQuantity(line.quantity - 1)}>
             <Minus className="h-4 w-4" aria-hidden />
           </Button>
-          <span className="w-8 text-center text-sm font-semibold tabular-nums" aria-label={w('quantityOf', { title })}>{line.quantity}</span>
+          <span className="min-w-8 px-1 text-center text-sm font-semibold tabular-nums" aria-label={w('quantityOf', { title })}>{line.quantity}</span>
           <Button size="icon" variant="outline" aria-label={w('increase', { title })} disabled={change.isPending} onClick={() => setQuantity(line.quantity + 1)}>
             <Plus className="h-4 w-4" aria-hidden />
           </Button>
@@ -59,17 +69,19 @@ function Line({ line, order, editable }: { line: OrderLine; order: Order; editab
       ) : (
         <span className="text-sm text-slate-600">× {line.quantity}</span>
       )}
-      <span className="w-full text-right text-sm font-semibold text-slate-900 sm:w-auto sm:min-w-24">{moneyText(line.totals)}</span>
+      <span className="w-full text-right text-sm font-semibold text-slate-900 sm:w-auto sm:min-w-24">{moneyText(chargedIn(line.totals, order.currency))}</span>
     </li>
   );
 }
 
 /**
  * 'Order #{id}' (spec §2): its status, each product with its quantity and total, the quantity and the
- * totals per currency (computed here with the server's own function), and, once paid, the receipt.
+ * totals per currency (computed here with the server's own function), and, once paid, the receipt. A checked-out
+ * order shows its amounts in the currency it was charged in only.
  */
 export function OrderCard({ order, editable = false, className, highlighted = false }: { order: Order; editable?: boolean; className?: string; highlighted?: boolean }) {
-  const totals = orderTotals(order.ordersToProducts);
+  // a checked-out order's total in the currency it was charged in; a cart's in each currency it is priced in
+  const totals = chargedIn(orderTotals(order.ordersToProducts), order.currency);
   const quantity = orderQuantity(order.ordersToProducts);
   const invoice = order.invoices.at(-1);
   const w = useEcommerceWords();

@@ -33,7 +33,7 @@ function InCart({ title, orderId, line }: { title: string; orderId: string; line
           <Button size="icon" variant="ghost" aria-label={w('decrease', { title })} disabled={change.isPending || line.quantity <= 1} onClick={() => set(line.quantity - 1)}>
             <Minus className="h-4 w-4" aria-hidden />
           </Button>
-          <span className="w-10 text-center font-semibold tabular-nums" aria-label={w('quantityInCart')}>{line.quantity}</span>
+          <span className="min-w-10 px-1 text-center font-semibold tabular-nums" aria-label={w('quantityInCart')}>{line.quantity}</span>
           <Button size="icon" variant="ghost" aria-label={w('increase', { title })} disabled={change.isPending} onClick={() => set(line.quantity + 1)}>
             <Plus className="h-4 w-4" aria-hidden />
           </Button>
@@ -47,7 +47,7 @@ function InCart({ title, orderId, line }: { title: string; orderId: string; line
           <Trash2 className="h-4 w-4" aria-hidden />
           {w('delete')}
         </Button>
-        <Button variant="primary" onClick={cartDrawer.open}>
+        <Button variant="primary" onClick={(e) => cartDrawer.open(e.currentTarget)}>
           <ShoppingCart className="h-4 w-4" aria-hidden />
           {w('checkout')}
         </Button>
@@ -56,21 +56,58 @@ function InCart({ title, orderId, line }: { title: string; orderId: string; line
   );
 }
 
-/** the product is not in the cart: a quantity and 'Add to cart' ('Adding...' while pending) */
-function AddToCart({ product, text, setText, quantity }: { product: Expanded; text: string; setText: (v: string) => void; quantity: number }) {
+/** a typed quantity as a whole number of items from 1 to MAX, or undefined for anything else ('', 0, -2, 1.5, 10001) */
+export function quantityOf(text: string): number | undefined {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  return n >= 1 && n <= MAX ? n : undefined;
+}
+
+/**
+ * The product is not in the cart: a quantity and 'Add to cart' ('Adding...' while pending). A quantity that is not a
+ * whole number from 1 to MAX is never changed into one: the field says so beside it and nothing is added.
+ */
+function AddToCart({ product, text, setText, invalid, setInvalid }: { product: Expanded; text: string; setText: (v: string) => void; invalid: boolean; setInvalid: (v: boolean) => void }) {
   const change = useCartChange();
   const id = useId();
   const w = useEcommerceWords();
+  const add = () => {
+    const quantity = quantityOf(text);
+    setInvalid(quantity === undefined);
+    if (quantity !== undefined) change.mutate({ method: 'POST', path: '/orders', data: { productId: product.id, quantity }, done: w('updated') });
+  };
   return (
-    <div className="flex flex-wrap items-end gap-2">
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={id} className="text-sm font-medium text-slate-800">{w('quantity')}</label>
-        <Input id={id} type="number" inputMode="numeric" min={1} max={MAX} step={1} value={text} onChange={(e) => setText(e.target.value)} onBlur={() => setText(String(quantity))} className="w-24" />
+    <div className="flex flex-col gap-1.5">
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={id} className="text-sm font-medium text-slate-800">{w('quantity')}</label>
+          <Input
+            id={id}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX}
+            step={1}
+            value={text}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? `${id}-error` : undefined}
+            onChange={(e) => {
+              setText(e.target.value);
+              if (invalid && quantityOf(e.target.value) !== undefined) setInvalid(false);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') add();
+            }}
+            className="w-28"
+          />
+        </div>
+        <Button variant="primary" className="h-10" disabled={change.isPending} onClick={add}>
+          {change.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <ShoppingCart className="h-4 w-4" aria-hidden />}
+          {change.isPending ? w('adding') : w('addToCart')}
+        </Button>
       </div>
-      <Button variant="primary" className="h-10" disabled={change.isPending} onClick={() => change.mutate({ method: 'POST', path: '/orders', data: { productId: product.id, quantity }, done: w('updated') })}>
-        {change.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <ShoppingCart className="h-4 w-4" aria-hidden />}
-        {change.isPending ? w('adding') : w('addToCart')}
-      </Button>
+      {invalid && <p id={`${id}-error`} role="alert" className="text-sm text-red-600">{w('quantityRange')}</p>}
     </div>
   );
 }
@@ -86,8 +123,10 @@ export function ProductCart({ row }: { row: Expanded }) {
   const { status, me } = useSubject();
   const cart = useCart();
   const [text, setText] = useState('1');
-  // what is typed, as a whole number of items from 1 to MAX (1 while the field is empty)
-  const quantity = Math.min(MAX, Math.max(1, Math.floor(Number(text)) || 1));
+  const [invalid, setInvalid] = useState(false);
+  // what is typed, when it is a whole number of items from 1 to MAX; the one step checkout's price counts 1 otherwise
+  const typed = quantityOf(text);
+  const quantity = typed ?? 1;
   const [oneStep, setOneStep] = useState(false);
   const prices = productPriceList(row);
   const title = t(row.title) || String(row.slug ?? '');
@@ -108,7 +147,7 @@ export function ProductCart({ row }: { row: Expanded }) {
   const line = cart.data?.ordersToProducts.find((l) => l.productId === row.id);
   return (
     <div className="flex max-w-md flex-col gap-4">
-      {line && cart.data ? <InCart title={title} orderId={cart.data.id} line={line} /> : <AddToCart product={row} text={text} setText={setText} quantity={quantity} />}
+      {line && cart.data ? <InCart title={title} orderId={cart.data.id} line={line} /> : <AddToCart product={row} text={text} setText={setText} invalid={invalid} setInvalid={setInvalid} />}
       <div>
         <Button variant="link" className="h-auto px-0" aria-expanded={oneStep} onClick={() => setOneStep((v) => !v)}>
           <Zap className="h-4 w-4" aria-hidden />
@@ -119,11 +158,16 @@ export function ProductCart({ row }: { row: Expanded }) {
             className="mt-3 rounded-xl border border-slate-200 bg-slate-50 p-4"
             totals={lineTotal({ quantity: line ? line.quantity : quantity, prices })}
             label={w('oneStepCheckout')}
-            submit={(input) =>
-              shopRequest<CheckoutAnswer>('POST', shopPath(me.id, `/products/${row.id}/checkout`), {
-                data: { provider: input.provider, email: input.email, comment: input.comment, quantity: line ? line.quantity : quantity, billingModule: { currency: { id: input.currencyId } } },
-              })
-            }
+            submit={async (input) => {
+              // a quantity out of range is refused here too, beside its field, rather than bought as another number
+              if (!line && typed === undefined) {
+                setInvalid(true);
+                throw new Error(w('quantityRange'));
+              }
+              return shopRequest<CheckoutAnswer>('POST', shopPath(me.id, `/products/${row.id}/checkout`), {
+                data: { provider: input.provider, email: input.email, comment: input.comment, language: input.language, quantity: line ? line.quantity : quantity, billingModule: { currency: { id: input.currencyId } } },
+              });
+            }}
           />
         )}
       </div>

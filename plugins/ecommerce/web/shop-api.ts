@@ -101,12 +101,31 @@ export function useCartChange() {
 /** the cart drawer's open state, shared by the cart button and the products' Checkout buttons */
 let open = false;
 let hosts = 0;
+/** what opened the drawer (the cart button, a product's Checkout): focus goes back to it when the drawer closes */
+let opener: HTMLElement | null = null;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 export const cartDrawer = {
-  open() {
+  /** opens the drawer; `from` (else the focused element) gets the focus back once it closes */
+  open(from?: unknown) {
+    if (typeof document !== 'undefined') {
+      const focused = document.activeElement;
+      opener = from instanceof HTMLElement ? from : focused instanceof HTMLElement && focused !== document.body ? focused : null;
+    }
     open = true;
     emit();
+  },
+  /**
+   * Where the focus goes as the drawer closes: back to what opened it when that is still on the page, as the
+   * account menu does (a drawer opened without a trigger of its own would leave the focus on <body>).
+   * @returns whether it was moved
+   */
+  restoreFocus(): boolean {
+    const target = opener;
+    opener = null;
+    if (!target?.isConnected) return false;
+    target.focus();
+    return true;
   },
   set(value: boolean) {
     open = value;

@@ -85,7 +85,7 @@ describe('product cart-default', () => {
     await waitFor(() => expect((screen.getByLabelText('Payment provider') as HTMLSelectElement).value).toBe('dummy'));
     fireEvent.click(button);
     await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/billing/dummy/checkout/i?token=t'));
-    expect(calls.find('POST', `${SHOP}/products/${book.id}/checkout`)[0].data).toEqual({ provider: 'dummy', email: 'ada@example.com', quantity: 1, billingModule: { currency: { id: rub.id } } });
+    expect(calls.find('POST', `${SHOP}/products/${book.id}/checkout`)[0].data).toEqual({ provider: 'dummy', email: 'ada@example.com', language: 'en', quantity: 1, billingModule: { currency: { id: rub.id } } });
   });
 });
 
@@ -162,7 +162,7 @@ describe('cart drawer (widget cart-default)', () => {
     fireEvent.click(within(drawer).getByRole('button', { name: 'Checkout $50' }));
     await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_1'));
     expect(calls.find('POST', `${SHOP}/orders/checkout`)[0].data).toEqual({
-      provider: 'stripe', email: 'gift@example.com', comment: 'Wrap it', billingModule: { currency: { id: usd.id } }, ecommerceModule: { orders: [{ id: 'o-1' }] },
+      provider: 'stripe', email: 'gift@example.com', comment: 'Wrap it', language: 'en', billingModule: { currency: { id: usd.id } }, ecommerceModule: { orders: [{ id: 'o-1' }] },
     });
   });
 
@@ -269,5 +269,156 @@ describe('order default variant', () => {
     expect(within(card).getByTestId('order-quantity').textContent).toBe('2');
     expect(within(card).getByTestId('order-total').textContent).toBe('$25 · ₽1980');
     expect(within(card).getByRole('link', { name: 'Book' }).getAttribute('href')).toBe('/ecommerce/products/book');
+  });
+});
+
+describe('a checkout keeps the page language', () => {
+  const widget: Expanded = { id: 'w-cart', variant: 'cart-default' };
+  const answer = { status: 201, body: { data: { billingModule: { invoices: [{ id: 'i', paymentUrl: '/billing/dummy/checkout/i?token=t' }] } } } };
+
+  it("the drawer's checkout sends the Russian page's language, so the payment returns to /ru/…", async () => {
+    const calls = mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([cart(1)]), 'GET /api/billing/providers': PROVIDERS, [`POST ${SHOP}/orders/checkout`]: answer });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />, { language: 'ru' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Открыть корзину, товаров: 1' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Корзина' });
+    await waitFor(() => expect((within(drawer).getByLabelText('Способ оплаты') as HTMLSelectElement).value).toBe('dummy'));
+    fireEvent.click(within(drawer).getByRole('button', { name: /^Оформить заказ/ }));
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalledWith('/billing/dummy/checkout/i?token=t'));
+    expect(calls.find('POST', `${SHOP}/orders/checkout`)[0].data).toMatchObject({ language: 'ru', ecommerceModule: { orders: [{ id: 'o-1' }] } });
+  });
+
+  it('the one step checkout sends it too', async () => {
+    const calls = mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([]), 'GET /api/billing/providers': PROVIDERS, [`POST ${SHOP}/products/${book.id}/checkout`]: answer });
+    renderPage(product('cart-default'), { language: 'ru' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Купить сейчас в один шаг' }));
+    const button = await screen.findByRole('button', { name: /^Купить в один шаг/ });
+    await waitFor(() => expect((screen.getByLabelText('Способ оплаты') as HTMLSelectElement).value).toBe('dummy'));
+    fireEvent.click(button);
+    await waitFor(() => expect(sandbox.go).toHaveBeenCalled());
+    expect(calls.find('POST', `${SHOP}/products/${book.id}/checkout`)[0].data).toMatchObject({ language: 'ru', quantity: 1 });
+  });
+});
+
+describe('a checked-out order shows the currency it was charged in', () => {
+  const widget: Expanded = { id: 'w-orders', variant: 'order-list-default' };
+
+  it('paid in RUB: the total and every line in rubles only; the cart still shows each currency', async () => {
+    const paid: Order = { ...cart(2), id: 'o-9', status: 'approving', type: 'history', currency: rub, invoices: [{ id: 'i', status: 'paid', provider: 'dummy', amount: 1980, paymentUrl: null }] };
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([paid]) });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    const card = within(await screen.findByRole('list', { name: 'Orders' })).getByRole('article', { name: 'Order #o-9' });
+    expect(within(card).getByTestId('order-total').textContent).toBe('₽1980');
+    expect(within(card).getByText('₽990 each')).toBeTruthy();
+    expect(within(card).getByText('₽1980', { selector: 'li span' })).toBeTruthy();
+    expect(card.textContent).not.toContain('$');
+    cleanup();
+
+    // in dollars, the same order shows dollars only
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([{ ...paid, currency: usd }]) });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    const usdCard = within(await screen.findByRole('list', { name: 'Orders' })).getByRole('article', { name: 'Order #o-9' });
+    expect(within(usdCard).getByTestId('order-total').textContent).toBe('$25');
+    expect(usdCard.textContent).not.toContain('₽');
+    cleanup();
+
+    renderPage(<Variant module="ecommerce" entity="order" row={{ ...cart(2), variant: 'default' } as unknown as Expanded} />);
+    expect(screen.getByTestId('order-total').textContent).toBe('$25 · ₽1980');
+  });
+});
+
+describe('the quantity to add', () => {
+  for (const typed of ['10001', '-2', '0', '1.5', '']) {
+    it(`'${typed}' is refused beside the field: nothing is added, no success toast, the value stays`, async () => {
+      const calls = mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([]), [`POST ${SHOP}/orders`]: { status: 201, body: { data: cart(1) } } });
+      renderPage(product('cart-default'));
+      const u = user();
+      const quantity = (await screen.findByLabelText('Quantity')) as HTMLInputElement;
+      await u.clear(quantity);
+      if (typed) await u.type(quantity, typed);
+      // toasts of earlier tests may still be shown (sonner keeps them): none is added by this one
+      const toasts = screen.queryAllByText('Updated successfully').length;
+      await u.click(screen.getByRole('button', { name: 'Add to cart' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toBe('Enter a whole number from 1 to 10,000');
+      expect(quantity.getAttribute('aria-invalid')).toBe('true');
+      expect(quantity.getAttribute('aria-describedby')).toBe(alert.id);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(calls.find('POST', `${SHOP}/orders`)).toHaveLength(0);
+      expect(screen.queryAllByText('Updated successfully')).toHaveLength(toasts);
+      expect(quantity.value).toBe(typed);
+
+      // a whole number in range clears the message and is added as typed
+      await u.clear(quantity);
+      await u.type(quantity, '10000');
+      expect(screen.queryByRole('alert')).toBeNull();
+      await u.click(screen.getByRole('button', { name: 'Add to cart' }));
+      await waitFor(() => expect(calls.find('POST', `${SHOP}/orders`)[0]?.data).toEqual({ productId: book.id, quantity: 10000 }));
+    });
+  }
+
+  it('says it in Russian on a Russian page, and the one step checkout refuses it too', async () => {
+    const calls = mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([]), 'GET /api/billing/providers': PROVIDERS });
+    renderPage(product('cart-default'), { language: 'ru' });
+    const u = user();
+    const quantity = await screen.findByLabelText('Количество');
+    await u.clear(quantity);
+    await u.type(quantity, '10001');
+    await u.click(screen.getByRole('button', { name: 'В корзину' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Введите целое число от 1 до 10\u00a0000');
+    fireEvent.click(screen.getByRole('button', { name: 'Купить сейчас в один шаг' }));
+    const button = await screen.findByRole('button', { name: /^Купить в один шаг/ });
+    await waitFor(() => expect((screen.getByLabelText('Способ оплаты') as HTMLSelectElement).value).toBe('dummy'));
+    fireEvent.click(button);
+    await waitFor(() => expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain('Введите целое число от 1 до 10\u00a0000'));
+    expect(calls.find('POST', `${SHOP}/products/${book.id}/checkout`)).toHaveLength(0);
+    expect(sandbox.go).not.toHaveBeenCalled();
+  });
+
+  it('the stepper of a line in the cart grows with its number (5 digits do not run into +)', async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([cart(10000)]) });
+    renderPage(product('cart-default'));
+    const shown = await screen.findByLabelText('Quantity in the cart');
+    expect(shown.textContent).toBe('10000');
+    // no fixed width: a minimum, with room either side
+    expect(shown.className.split(/\s+/).filter((c) => /^w-\d+$/.test(c))).toEqual([]);
+    expect(shown.className).toMatch(/\bmin-w-\d+\b/);
+    cleanup();
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([cart(10000)]) });
+    renderPage(<Variant module="ecommerce" entity="widget" row={{ id: 'w-cart', variant: 'cart-default' }} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open cart, 10000 items' }));
+    const inCard = within(await screen.findByRole('dialog', { name: 'Cart' })).getByLabelText('Quantity of Book');
+    expect(inCard.className.split(/\s+/).filter((c) => /^w-\d+$/.test(c))).toEqual([]);
+    expect(inCard.className).toMatch(/\bmin-w-\d+\b/);
+  });
+});
+
+describe('closing the cart drawer', () => {
+  const widget: Expanded = { id: 'w-cart', variant: 'cart-default' };
+
+  it('Escape gives the focus back to the cart button that opened it (keyboard: Tab, Enter, Escape)', async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([cart(1)]), 'GET /api/billing/providers': PROVIDERS });
+    renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    const u = user();
+    const open = await screen.findByRole('button', { name: 'Open cart, 1 item' });
+    await u.tab();
+    expect(document.activeElement).toBe(open);
+    await u.keyboard('{Enter}');
+    const drawer = await screen.findByRole('dialog', { name: 'Cart' });
+    await waitFor(() => expect(drawer.contains(document.activeElement)).toBe(true));
+    await u.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(open));
+  });
+
+  it("the close button gives it back to the product's Checkout button", async () => {
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([cart(1)]), 'GET /api/billing/providers': PROVIDERS });
+    renderPage(product('cart-default'));
+    const u = user();
+    const checkout = await screen.findByRole('button', { name: 'Checkout' });
+    await u.click(checkout);
+    const drawer = await screen.findByRole('dialog', { name: 'Cart' });
+    await u.click(within(drawer).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(checkout));
   });
 });

@@ -1,0 +1,116 @@
+import { describe, it, expect, vi } from 'vitest';
+import { DIALECTS } from '../helpers/databases.js';
+import { shopForSuite, shopPath, type Catalog, type Shop } from './support.js';
+
+const eventually = <T>(fn: () => Promise<T> | T) => vi.waitFor(fn, { timeout: 20_000, interval: 50 });
+const form = (action: 'pay' | 'cancel') => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `action=${action}` });
+
+/**
+ * A checkout keeps the buyer's language (schemas/meta/languages.json: en, the default, and ru): the payment's return
+ * pages, the dummy provider's page and the order mails' link to the orders page are in it. The language comes from
+ * the body's `language` (only a configured code), else from the page the checkout was sent from (the Referer).
+ */
+for (const d of DIALECTS) {
+  describe(`checkout in the buyer's language on ${d.name}`, () => {
+    let t: Shop;
+    let c: Catalog;
+    shopForSuite(d, (shop, catalog) => ((t = shop), (c = catalog)));
+
+    async function cartOf(login: string) {
+      const m = await t.register(login);
+      const cart = (await m.call('POST', shopPath(m.id, '/orders'), { data: { productId: c.book.id, quantity: 1 } })).body.data;
+      return { m, cart };
+    }
+    const invoiceRow = async (id: string) => (await t.call('GET', `/api/billing/invoices/${id}`)).body.data as Record<string, any>;
+
+    it("language 'ru' in the body: the return urls, the payment page, Pay and the mail's orders link are Russian", async () => {
+      const { m, cart } = await cartOf('ru-buyer@example.com');
+      const r = await m.call('POST', shopPath(m.id, '/orders/checkout'), {
+        data: { provider: 'dummy', email: 'ru-buyer@example.com', language: 'ru', billingModule: { currency: { id: c.rub.id } }, ecommerceModule: { orders: [{ id: cart.id }] } },
+      });
+      expect(r.status).toBe(201);
+      const invoice = r.body.data.billingModule.invoices[0];
+      const row = await invoiceRow(invoice.id);
+      expect(new URL(row.successUrl).pathname + new URL(row.successUrl).search).toBe(`/ru/ecommerce/orders?order=${cart.id}`);
+      expect(new URL(row.cancelUrl).pathname + new URL(row.cancelUrl).search).toBe(`/ru/ecommerce/orders?order=${cart.id}&payment=canceled`);
+
+      const page = await t.app.request(invoice.paymentUrl);
+      const html = await page.text();
+      expect(html).toContain('<html lang="ru">');
+      expect(html).toContain('<h1>Тестовая оплата</h1>');
+      expect(html).toContain('>Отмена</button>');
+      expect(html).toContain('>Оплатить ₽990.00 RUB</button>');
+      expect(html).not.toContain('Test payment');
+
+      const pay = await t.app.request(invoice.paymentUrl, form('pay'));
+      expect(pay.status).toBe(303);
+      expect(pay.headers.get('location')).toBe(`/ru/ecommerce/orders?order=${cart.id}`);
+      // once paid, the page says so in Russian and links back to the Russian orders page
+      const done = await t.app.request(invoice.paymentUrl);
+      expect(done.status).toBe(409);
+      const doneHtml = await done.text();
+      expect(doneHtml).toContain('<html lang="ru">');
+      expect(doneHtml).toContain('Статус этого платежа: оплачен');
+      expect(doneHtml).toContain(`href="/ru/ecommerce/orders?order=${cart.id}"`);
+
+      await eventually(async () => {
+        const mails = (await t.call('GET', '/api/notification/notifications?filters[and][0][column]=recipient&filters[and][0][method]=eq&filters[and][0][value]=ru-buyer@example.com')).body.data as any[];
+        const status = mails.filter((n) => n.payload.template === 'order-status-changed');
+        expect(status).toHaveLength(2);
+        for (const mail of status) expect(mail.payload.text).toContain(`Your orders: ${t.config.publicUrl}/ru/ecommerce/orders`);
+      });
+    });
+
+    it('without a language, the Referer\'s page language is kept: Cancel returns to the Russian orders page', async () => {
+      const { m, cart } = await cartOf('ru-referer@example.com');
+      const r = await m.call(
+        'POST',
+        shopPath(m.id, `/orders/${cart.id}/checkout`),
+        { data: { provider: 'dummy', email: 'ru-referer@example.com' } },
+        { referer: `${t.config.publicUrl}/ru/ecommerce/products/${c.book.slug}` },
+      );
+      expect(r.status).toBe(201);
+      const invoice = r.body.data.billingModule.invoices[0];
+      expect((await (await t.app.request(invoice.paymentUrl)).text())).toContain('<html lang="ru">');
+      const cancel = await t.app.request(invoice.paymentUrl, form('cancel'));
+      expect(cancel.headers.get('location')).toBe(`/ru/ecommerce/orders?order=${cart.id}&payment=canceled`);
+    });
+
+    it('the one step checkout keeps the language too; English (the default) has no prefix', async () => {
+      const m = await t.register('one-step-ru@example.com');
+      const ru = await m.call('POST', shopPath(m.id, `/products/${c.book.id}/checkout`), { data: { provider: 'dummy', email: 'one-step-ru@example.com', language: 'ru' } });
+      expect(ru.status).toBe(201);
+      const order = ru.body.data.ecommerceModule.orders[0];
+      expect((await t.app.request(ru.body.data.billingModule.invoices[0].paymentUrl, form('pay'))).headers.get('location')).toBe(`/ru/ecommerce/orders?order=${order.id}`);
+
+      const en = await m.call('POST', shopPath(m.id, `/products/${c.book.id}/checkout`), { data: { provider: 'dummy', email: 'one-step-ru@example.com', language: 'en' } }, { referer: `${t.config.publicUrl}/ru/ecommerce/products/x` });
+      expect(en.status).toBe(201);
+      const url = en.body.data.billingModule.invoices[0].paymentUrl;
+      const html = await (await t.app.request(url)).text();
+      expect(html).toContain('<html lang="en">');
+      expect(html).toContain('<h1>Test payment</h1>');
+      expect((await t.app.request(url, form('pay'))).headers.get('location')).toBe(`/ecommerce/orders?order=${en.body.data.ecommerceModule.orders[0].id}`);
+    });
+
+    it('only a configured language is taken: another in the body is a 400 that changes nothing; a foreign Referer gives the default', async () => {
+      const { m, cart } = await cartOf('lang-forged@example.com');
+      for (const language of ['de', '//evil.example', 'https://evil.example/ru', 'RU']) {
+        const r = await m.call('POST', shopPath(m.id, '/orders/checkout'), { data: { provider: 'dummy', email: 'lang-forged@example.com', language, ecommerceModule: { orders: [{ id: cart.id }] } } });
+        expect(r.status, language).toBe(400);
+        expect(r.body.cause, language).toEqual([expect.objectContaining({ field: 'language', rule: 'enum' })]);
+      }
+      // still a cart
+      expect((await m.call('GET', shopPath(m.id, '/orders'))).body.data.map((o: { id: string }) => o.id)).toEqual([cart.id]);
+
+      const r = await m.call(
+        'POST',
+        shopPath(m.id, '/orders/checkout'),
+        { data: { provider: 'dummy', email: 'lang-forged@example.com', ecommerceModule: { orders: [{ id: cart.id }] } } },
+        { referer: 'https://evil.example/evil.example/ecommerce/orders' },
+      );
+      expect(r.status).toBe(201);
+      const row = await invoiceRow(r.body.data.billingModule.invoices[0].id);
+      expect(row.successUrl).toBe(`${new URL(t.config.publicUrl).origin}/ecommerce/orders?order=${cart.id}`);
+    });
+  });
+}
