@@ -1,7 +1,8 @@
 import { badRequest, type Cause } from '../../../runtime/http/errors.js';
+import { fitsType, MAX_VALUE } from '../rules.js';
 
-/** bounds of one request: values are text of at most MAX_VALUE characters, at most MAX_FIELDS fields in the body */
-export const MAX_VALUE = 5000;
+/** bounds of one request: values are text of at most MAX_VALUE characters (plugins/crm/rules.ts), at most MAX_FIELDS fields in the body */
+export { MAX_VALUE };
 export const MAX_FIELDS = 50;
 /** the longest name a field that is not one of the form's inputs may have */
 export const MAX_NAME = 100;
@@ -15,27 +16,7 @@ export interface FormInput {
   options: string[];
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const TEL = /^\+?[0-9][0-9 ()./-]{1,30}$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const CHECKED = new Set(['true', 'on', 'false']);
-
-const isDate = (v: string) => {
-  const m = DATE.exec(v);
-  if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
-};
-
-const isWebUrl = (v: string) => {
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !/\s/.test(v);
-  } catch {
-    return false;
-  }
-};
 
 /** the values one submitted field holds: a list (a checkbox group) or a single value, each as text */
 function valuesOf(key: string, value: unknown): string[] | undefined {
@@ -61,23 +42,19 @@ function typeProblem(input: FormInput, values: string[]): Cause | undefined {
   }
   if (values.length > 1) return { field: key, rule: 'type', message: `${key} takes one value` };
   const v = values[0].trim();
-  switch (type) {
-    case 'number':
-      return NUMBER.test(v) && Number.isFinite(Number(v)) ? undefined : { field: key, rule: 'type', message: `${key} must be a number` };
-    case 'email':
-      return EMAIL.test(v) ? undefined : { field: key, rule: 'format', message: `${key} must be an email address` };
-    case 'url':
-      return isWebUrl(v) ? undefined : { field: key, rule: 'format', message: `${key} must be an http or https address` };
-    case 'tel':
-      return TEL.test(v) ? undefined : { field: key, rule: 'format', message: `${key} must be a phone number` };
-    case 'date':
-      return isDate(v) ? undefined : { field: key, rule: 'format', message: `${key} must be a date (YYYY-MM-DD)` };
-    case 'checkbox':
-      return CHECKED.has(v.toLowerCase()) ? undefined : { field: key, rule: 'type', message: `${key} must be true or false` };
-    default:
-      return undefined;
-  }
+  if (type === 'checkbox') return CHECKED.has(v.toLowerCase()) ? undefined : { field: key, rule: 'type', message: `${key} must be true or false` };
+  if (fitsType(type, v)) return undefined;
+  return { field: key, rule: TYPE_PROBLEM[type].rule, message: `${key} ${TYPE_PROBLEM[type].must}` };
 }
+
+/** what a value that does not fit its input's type breaks (plugins/crm/rules.ts fitsType decides) */
+const TYPE_PROBLEM: Record<string, { rule: string; must: string }> = {
+  number: { rule: 'type', must: 'must be a number' },
+  email: { rule: 'format', must: 'must be an email address' },
+  url: { rule: 'format', must: 'must be an http or https address' },
+  tel: { rule: 'format', must: 'must be a phone number' },
+  date: { rule: 'format', must: 'must be a date (YYYY-MM-DD)' },
+};
 
 /**
  * Checks what was sent against a form's inputs, the one rule for every way a request arrives (a

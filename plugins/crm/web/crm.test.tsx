@@ -188,3 +188,94 @@ describe('crm form submission', () => {
     expect(JSON.parse(String((fetch.mock.calls[0] as [string, RequestInit])[1].body))).toEqual({ data: { extras: ['seo', 'logo'] } });
   });
 });
+
+describe('crm form checks in the page', () => {
+  const typed = [
+    input({ type: 'text', variant: 'text-default', name: 'name', isRequired: true, label: { en: 'Your name', ru: 'Ваше имя' } }),
+    input({ type: 'email', variant: 'text-default', name: 'email', isRequired: true, label: { en: 'Email', ru: 'Почта' } }),
+    input({ type: 'url', name: 'site', label: { en: 'Site', ru: 'Сайт' } }),
+    input({ type: 'tel', name: 'phone', label: { en: 'Phone', ru: 'Телефон' } }),
+    input({ type: 'number', variant: 'number-default', name: 'pages', label: { en: 'Pages', ru: 'Страниц' } }),
+    input({ type: 'checkbox', name: 'consent', label: { en: 'I agree', ru: 'Согласен' }, isRequired: true }),
+  ];
+  /** the message under a control (the alert its aria-describedby names) */
+  const problemOf = (control: HTMLElement) => {
+    const ids = (control.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+    return ids.map((id) => document.getElementById(id)).find((e) => e?.getAttribute('role') === 'alert')?.textContent;
+  };
+
+  it('an empty or malformed field is said under it in the page language, the first gets the focus, and nothing is sent', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    show(widget('form-list-default', typed), page('ru'));
+    const f = screen.getByRole('form', { name: 'Свяжитесь с нами' }) as HTMLFormElement;
+    // the browser's own popups are off once hydrated
+    expect(f.noValidate).toBe(true);
+    await user.type(screen.getByLabelText(/Почта/), 'not-an-email');
+    await user.type(screen.getByLabelText('Сайт'), 'example.com');
+    await user.type(screen.getByLabelText('Телефон'), 'call me');
+    await user.click(screen.getByRole('button', { name: 'Отправить' }));
+    const name = screen.getByLabelText(/Ваше имя/);
+    expect(problemOf(name)).toBe('Заполните это поле');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(name);
+    expect(problemOf(screen.getByLabelText(/Почта/))).toBe('Введите адрес почты, например name@example.com');
+    expect(problemOf(screen.getByLabelText('Сайт'))).toBe('Введите адрес сайта, начинающийся с http:// или https://');
+    expect(problemOf(screen.getByLabelText('Телефон'))).toBe('Введите номер телефона');
+    expect(problemOf(screen.getByLabelText('Страниц'))).toBeUndefined();
+    expect(problemOf(screen.getByRole('checkbox', { name: /Согласен/ }))).toBe('Отметьте, чтобы продолжить');
+    expect(fetch).not.toHaveBeenCalled();
+    // an edit takes its field's message away
+    await user.type(name, 'Ada');
+    expect(problemOf(name)).toBeUndefined();
+    expect(problemOf(screen.getByLabelText('Телефон'))).toBe('Введите номер телефона');
+  });
+
+  it('a valid form is sent; the server\'s causes about its inputs are shown under them, in the page language', async () => {
+    const user = userEvent.setup();
+    const refused = { message: 'email must be an email address | phone is required', status: 400, cause: [{ field: 'email', rule: 'format', message: 'email must be an email address' }, { field: 'phone', rule: 'required', message: 'phone is required' }] };
+    const fetch = vi.fn(async () => new Response(JSON.stringify(refused), { status: 400, headers: { 'content-type': 'application/json' } }));
+    vi.stubGlobal('fetch', fetch);
+    show(widget('form-list-default', typed.slice(0, 4)));
+    await user.type(screen.getByLabelText(/Your name/), 'Ada');
+    await user.type(screen.getByLabelText(/Email/), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await vi.waitFor(() => expect(problemOf(screen.getByLabelText(/Email/))).toBe('Enter an email address, like name@example.com'), { timeout: 15_000 });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(problemOf(screen.getByLabelText('Phone'))).toBe('Fill in this field');
+    expect(toast.error).not.toHaveBeenCalled();
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe('Ada');
+  });
+
+  it('checks as the server does', async () => {
+    const { checkFields } = await import('../server/check.js');
+    const { formProblems } = await import('./check.js');
+    const w = (key: string) => key;
+    const inputs = [
+      { key: 'n', type: 'number', required: false, options: [] },
+      { key: 'e', type: 'email', required: false, options: [] },
+      { key: 'u', type: 'url', required: false, options: [] },
+      { key: 't', type: 'tel', required: false, options: [] },
+      { key: 'd', type: 'date', required: false, options: [] },
+      { key: 'r', type: 'text', required: true, options: [] },
+      { key: 's', type: 'select', required: false, options: ['a', 'b'] },
+    ];
+    const samples: Record<string, string[]> = {
+      n: ['1', '-2.5', '1e3', 'abc', '1,5', '.5'], e: ['a@b.co', 'a@b', 'a b@c.d'], u: ['https://x.dev', 'ftp://x', 'x.dev', 'http://a b'],
+      t: ['+1 (555) 010-0199', 'call', '1'], d: ['2024-02-29', '2023-02-29', '2024-1-1'], r: ['x', ' ', ''], s: ['a', 'c'],
+    };
+    for (const input of inputs) {
+      for (const value of samples[input.key]!) {
+        const values = { [input.key]: value } as Record<string, string>;
+        let server = true;
+        try {
+          checkFields([input], values);
+        } catch {
+          server = false;
+        }
+        expect([input.key, value, Object.keys(formProblems([input], values, w as never)).length === 0]).toEqual([input.key, value, server]);
+      }
+    }
+  });
+});
