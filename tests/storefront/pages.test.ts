@@ -160,19 +160,20 @@ describe('storefront pages', () => {
     expect((await get('/blog/articles/no-such-article')).status).toBe(404);
   });
 
+  // in another language the site title is the site metadata's translation's (the seed's 'site-ru')
   it("a page about one row is titled by the row's title in the page's language; the home page has an h1", async () => {
     const title = async (path: string) => (await get(path)).html.match(/<title>([^<]*)<\/title>/)?.[1];
     expect(await title('/ecommerce/products/shop-template')).toBe('Shop template | Studio — site templates');
-    expect(await title('/ru/ecommerce/products/shop-template')).toBe('Шаблон магазина | Studio — site templates');
+    expect(await title('/ru/ecommerce/products/shop-template')).toBe('Шаблон магазина | Студия — шаблоны сайтов');
     expect(await title('/blog/articles/launch-week')).toBe(`${(await article()).title.en} | Studio — site templates`);
-    expect(await title('/ru/blog/articles/launch-week')).toBe(`${(await article()).title.ru} | Studio — site templates`);
+    expect(await title('/ru/blog/articles/launch-week')).toBe(`${(await article()).title.ru} | Студия — шаблоны сайтов`);
     expect(await title('/ecommerce/stores/main-store')).toBe('Studio store | Studio — site templates');
-    expect(await title('/ru/ecommerce/categories/hosting')).toBe('Хостинг | Studio — site templates');
+    expect(await title('/ru/ecommerce/categories/hosting')).toBe('Хостинг | Студия — шаблоны сайтов');
     expect(await title('/blog/categories/guides')).toBe('Guides | Studio — site templates');
     // a page about no row keeps its own title; in another language, its first titled content widget's title
     expect(await title('/blog')).toBe('Blog | Studio — site templates');
     const ru = await title('/ru/blog');
-    expect(ru).toMatch(/^[А-Яа-яЁё][^|]* \| Studio — site templates$/);
+    expect(ru).toMatch(/^[А-Яа-яЁё][^|]* \| Студия — шаблоны сайтов$/);
     expect(await title('/ru/ecommerce/products')).toMatch(/^[А-Яа-яЁё]/);
     for (const home of ['/', '/ru']) expect((await get(home)).html, home).toMatch(/<h1[ >]/);
   });

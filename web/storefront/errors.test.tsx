@@ -99,6 +99,6 @@ describe('failures in the browser', () => {
     const main = container.querySelector('main')!;
     expect([...main.children].map((e) => e.getAttribute('data-floating-dock'))).toEqual(['true']);
     expect(main.textContent).toBe('');
-    expect(renderToString(<PageView data={page} />)).toMatch(/<main class="flex-1"><div data-floating-dock="true" class="[^"]*"><\/div><\/main>/);
+    expect(renderToString(<PageView data={page} />)).toMatch(/<main id="main-content" tabindex="-1" class="flex-1 focus:outline-none"><div data-floating-dock="true" class="[^"]*"><\/div><\/main>/);
   });
 });

@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { userEvent } from '@testing-library/user-event';
 import { PageProvider, type PageContext } from './context.js';
 import { LanguageSwitcher, pageIn } from './language-switcher.js';
 import { utilitiesOf } from '../test-classes.js';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  history.replaceState(null, '', '/');
+});
 
 const page = (language: string, url: string, languages = ['en', 'ru']): PageContext => ({ language, languages, defaultLanguage: 'en', url, params: {} });
 const show = (p: PageContext, stacked = false) => render(<PageProvider value={p}><LanguageSwitcher stacked={stacked} /></PageProvider>);
@@ -53,5 +58,35 @@ describe('language switcher', () => {
   it('draws nothing for a site with one language', () => {
     const { container } = show(page('en', '/', ['en']));
     expect(container.innerHTML).toBe('');
+  });
+
+  it('keeps the query string and the hash of the address shown', async () => {
+    expect(pageIn('ru', page('en', '/ecommerce/orders'), '?order=o1#top')).toBe('/ru/ecommerce/orders?order=o1#top');
+    expect(pageIn('en', page('ru', '/'), '?a=1')).toBe('/?a=1');
+    expect(pageIn('ru', page('en', '/'), '?a=1')).toBe('/ru?a=1');
+    history.replaceState(null, '', '/ecommerce/orders?order=o1');
+    show(page('en', '/ecommerce/orders'));
+    expect(screen.getByRole('link', { name: 'RU Русский' }).getAttribute('href')).toBe('/ru/ecommerce/orders?order=o1');
+    expect(screen.getByRole('link', { name: 'EN English' }).getAttribute('href')).toBe('/ecommerce/orders?order=o1');
+    // a hash link followed in the page
+    await act(async () => {
+      location.hash = 'receipt';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    expect(screen.getByRole('link', { name: 'RU Русский' }).getAttribute('href')).toBe('/ru/ecommerce/orders?order=o1#receipt');
+  });
+
+  it('hydrates the server\'s links (the server adds the query itself), then follows the address', async () => {
+    history.replaceState(null, '', '/ru/ecommerce/orders?order=o1');
+    const tree = <PageProvider value={page('ru', '/ecommerce/orders')}><LanguageSwitcher /></PageProvider>;
+    const html = renderToString(tree);
+    // the server renders one page for every query: no query in its own markup
+    expect(html).toContain('href="/ecommerce/orders"');
+    const root = document.createElement('div');
+    root.innerHTML = html;
+    document.body.append(root);
+    await act(async () => void hydrateRoot(root, tree));
+    expect(root.querySelector('a[data-language="en"]')!.getAttribute('href')).toBe('/ecommerce/orders?order=o1');
+    root.remove();
   });
 });

@@ -99,8 +99,28 @@ function PageError({ builtIn }: { builtIn: boolean }) {
   return <GlobalError message={builtIn ? w('serverError') : w('pageError')} recover className={builtIn ? 'min-h-[60vh] justify-center' : undefined} />;
 }
 
+/** the id of the page's main content: the skip link's target */
+export const MAIN_ID = 'main-content';
+
 /**
- * A page: the layout's widgets around the page's own, each drawn by its module's variant. An error page
+ * The page's first tab stop: a link to its main content, past the header's links (on the home page the cart button
+ * was some thirty tabs in). Visually hidden until it has the keyboard's focus; in the page's language.
+ */
+function SkipLink() {
+  const w = useWords();
+  return (
+    <a
+      href={`#${MAIN_ID}`}
+      className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-slate-900 focus:shadow-lg focus:outline-2 focus:outline-blue-600"
+    >
+      {w('skipToContent')}
+    </a>
+  );
+}
+
+/**
+ * A page: the layout's widgets around the page's own, each drawn by its module's variant; a skip link to the
+ * content comes first. An error page
  * adds the global error screen, which revalidates and reloads once; a page that rendered clears that retry.
  */
 export function PageView({ data }: { data: ShippedPage }) {
@@ -109,9 +129,11 @@ export function PageView({ data }: { data: ShippedPage }) {
     <PageProvider value={data.context}>
       <PageBoundary>
         <FloatingArea>
+          <SkipLink />
           <div className="flex min-h-screen flex-col">
             <Before blocks={data.before} product={data.context.product} />
-            <main className="flex-1">
+            {/* focusable by the skip link only (tabIndex -1): following it moves the keyboard's focus here, not just the view */}
+            <main id={MAIN_ID} tabIndex={-1} className="flex-1 focus:outline-none">
               <Blocks blocks={data.content} lead />
               {data.error && <PageError builtIn={!!builtIn} />}
               <FloatingDock />

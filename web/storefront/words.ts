@@ -87,6 +87,7 @@ export const useWords = defineWords('storefront', {
     categories: 'Categories',
     articles: 'Articles',
     language: 'Language',
+    skipToContent: 'Skip to content',
   },
   ru: {
     more: 'Подробнее',
@@ -112,6 +113,7 @@ export const useWords = defineWords('storefront', {
     categories: 'Рубрики',
     articles: 'Статьи',
     language: 'Язык',
+    skipToContent: 'Перейти к содержимому',
   },
 });
 

@@ -3,6 +3,7 @@ import type { PluginContext } from '../../../runtime/plugin.js';
 import { expand, mergePlans, type ExpandPlan } from '../../../runtime/crud/expand.js';
 import type { Block, PageData } from '../../../web/storefront/page.js';
 import { pick, type Expanded } from '../../../web/storefront/context.js';
+import { richTextPlain } from '../../../web/ui/rich-text-view.js';
 import { encodePath, type Resolved } from './pages.js';
 import { compactRow, linkFields } from './compact.js';
 import { blockRoot, paramRoot } from './reads.js';
@@ -43,8 +44,28 @@ const META_FIELDS: Record<string, string> = {
   twitterCard: 'twitter:card', twitterSite: 'twitter:site', twitterCreator: 'twitter:creator', twitterTitle: 'twitter:title',
   twitterDescription: 'twitter:description', twitterUrl: 'twitter:url', twitterDomain: 'twitter:domain', twitterAppCountry: 'twitter:app:country',
 };
-/** what the assembly reads of a metadata row: its tags, the site's title, and when it was made (the first primary wins) */
-const METADATA_READ = ['title', 'createdAt', ...Object.keys(META_FIELDS)];
+/** what the assembly reads of a metadata row: its tags, the site's title, its slug (its language) and when it was made (the first primary wins) */
+const METADATA_READ = ['title', 'slug', 'createdAt', ...Object.keys(META_FIELDS)];
+
+/**
+ * The language a metadata row is for: a slug ending in '-<code>' of a configured language other than the default
+ * ('site-ru') makes it the translation of the row whose slug is the rest ('site'), over it on pages in that
+ * language; any other row is for every language (its texts are the default language's).
+ */
+export function metadataLanguage(slug: unknown, languages: readonly string[], defaultLanguage: string): string | undefined {
+  if (typeof slug !== 'string') return undefined;
+  const at = slug.lastIndexOf('-');
+  const code = at > 0 ? slug.slice(at + 1) : '';
+  return code && code !== defaultLanguage && languages.includes(code) ? code : undefined;
+}
+
+/** a description for the head: plain text (rich text's blocks run together), at most about 200 characters */
+export function headDescription(value: string): string {
+  const text = richTextPlain(value).replace(/\s+/g, ' ').trim();
+  if (text.length <= 200) return text;
+  const cut = text.slice(0, 200);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 120 ? cut.lastIndexOf(' ') : 200).replace(/[\s.,;:!?—-]+$/, '')}…`;
+}
 
 /**
  * A resolved page's data: layouts → their widgets and the page's own → external widgets → each
@@ -126,17 +147,28 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   // running it)
   const metadata = ctx.model.byId['host/metadata'];
   read.add(metadata.id);
+  // each in the page's language: a row, then its translation over it field by field (a text the translation lacks
+  // stays the default language's); a translation is the row whose slug is the row's and '-<language>' ('site-ru',
+  // metadataLanguage), of any variant, linked to no page
+  const forAll = (m: Row) => metadataLanguage(m.slug, ctx.model.languages, ctx.model.defaultLanguage) === undefined;
   const primaries = (await ctx.repo.readIn(db, metadata, 'variant', ['primary'], false, METADATA_READ)) as Row[];
-  const site = primaries.reduce<Row | undefined>((first, m) => (!first || earlier(m, first) ? m : first), undefined);
+  const site = primaries.filter(forAll).reduce<Row | undefined>((first, m) => (!first || earlier(m, first) ? m : first), undefined);
   const metaLinks = await links('host/pages-to-metadata', 'pageId', [page.id], ['metadataId']);
   const ownRows = metaLinks.length ? ((await ctx.repo.readIn(db, metadata, 'id', [...new Set(metaLinks.map((l) => l.metadataId as string))], false, METADATA_READ)) as Row[]) : [];
   const ownById = new Map(ownRows.map((m) => [m.id, m]));
-  const own = metaLinks.map((l) => ownById.get(l.metadataId as string)).filter((m): m is Row => !!m);
+  const own = metaLinks.map((l) => ownById.get(l.metadataId as string)).filter((m): m is Row => !!m && forAll(m));
+  const bases = [site, ...own].filter((m): m is Row => !!m);
+  const translated = language !== ctx.model.defaultLanguage && bases.length ? [...new Set(bases.map((m) => `${m.slug}-${language}`))] : [];
+  const translations = translated.length ? ((await ctx.repo.readIn(db, metadata, 'slug', translated, false, METADATA_READ)) as Row[]) : [];
+  const translationOf = new Map(translations.map((m) => [m.slug as string, m]));
   const meta: Record<string, string> = {};
   let siteTitle = '';
-  for (const m of [site, ...own].filter((m): m is Row => !!m)) {
-    if (m === site) siteTitle = (m.title as string) ?? '';
-    for (const [field, name] of Object.entries(META_FIELDS)) if (typeof m[field] === 'string' && m[field]) meta[name] = m[field] as string;
+  for (const base of bases) {
+    for (const m of [base, translationOf.get(`${base.slug}-${language}`)]) {
+      if (!m) continue;
+      if (base === site && typeof m.title === 'string' && m.title) siteTitle = m.title;
+      for (const [field, name] of Object.entries(META_FIELDS)) if (typeof m[field] === 'string' && m[field]) meta[name] = m[field] as string;
+    }
   }
   // a page about one row (a product, an article, a store…) is titled by that row's title in the page's language
   const [item] = Object.values(resolved.params);
@@ -156,6 +188,15 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   const pageTitle = itemTitle || localTitle() || (page.title as string) || 'Page';
   const title = siteTitle && siteTitle !== pageTitle && page.url !== '/' ? `${pageTitle} | ${siteTitle}` : siteTitle || pageTitle;
   if (typeof page.description === 'string' && page.description && page.description !== 'Description') meta.description ??= page.description;
+  // a page about one row is described by that row, in the page's language, as its card image is (file-storage's
+  // cardText): its short description, else its subtitle, else its description
+  const itemText = (field: string) => (item ? headDescription(pick(item[field], { language, defaultLanguage: ctx.model.defaultLanguage })) : '');
+  const itemDescription = itemText('shortDescription') || itemText('subtitle') || itemText('description');
+  if (itemDescription) {
+    meta.description = itemDescription;
+    meta['og:description'] = itemDescription;
+    if (meta['twitter:description']) meta['twitter:description'] = itemDescription;
+  }
   meta['og:title'] ??= title;
   if (meta.description) meta['og:description'] ??= meta.description;
   meta['og:locale'] ??= language === 'ru' ? 'ru_RU' : 'en_US';

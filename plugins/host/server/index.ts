@@ -15,6 +15,7 @@ import { discoveryRoutes } from './sitemap.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
 import { keptBy } from '../../../runtime/kept.js';
 import { utf8 } from '../../../runtime/http/wire.js';
+import { withQueryInLanguageLinks } from './language-links.js';
 
 /** what a change tells every instance's page cache */
 type CacheEvent = { type: 'changed'; entityId: string } | { type: 'revalidate'; path: string; layout: boolean };
@@ -223,11 +224,19 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       // every visitor, signed in or not, gets the same HTML (it holds no subject's data: account widgets fetch
       // theirs in the browser), so every visitor is served from the cache; no header or cookie skips it
       const hit = caching ? cache.get(key) : undefined;
+      // the page is one for every query, but its language links keep the request's (language-links.ts): such an
+      // answer is the cached page with those links changed, and has no validator of its own
+      const search = c.req.url.includes('?') ? new URL(c.req.url).search : '';
+      if (hit && search) return answer(withQueryInLanguageLinks(new TextDecoder().decode(hit), search), 200, { 'x-page-cache': 'hit' });
       // the validator computed once per cached page (runtime/http/wire.ts answers 304 to it, or leaves it off for a caller with credentials)
       if (hit) return answer(hit, 200, { 'x-page-cache': 'hit', etag: cache.etag(key)! });
       try {
         const rendered = await page(language, segments, assets);
         if (!rendered) return notFound();
+        if (search) {
+          if (caching) cache.set(key, utf8(rendered.html), rendered.read);
+          return answer(withQueryInLanguageLinks(rendered.html, search), 200, { 'x-page-cache': 'miss' });
+        }
         // encoded once: the cache keeps these bytes, the validator is their digest, and the socket gets them as they
         // are (a string answer is measured, hashed and encoded again on its way out)
         const html = utf8(rendered.html);

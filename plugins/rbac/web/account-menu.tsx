@@ -5,7 +5,7 @@ import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
 import { useHref, type Expanded } from '../../../web/storefront/context.js';
 import { ROUTES, subjectName, useSubject } from './session.js';
-import { ButtonLink } from './ui.js';
+import { ButtonLink, useRoleTitle } from './ui.js';
 import { useRbacWords } from './words.js';
 
 const ITEM = 'flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600';
@@ -19,6 +19,7 @@ export function AccountMenu({ row }: { row: Expanded }) {
   const { status, me, signOut } = useSubject();
   const href = useHref();
   const w = useRbacWords();
+  const roleTitle = useRoleTitle();
   const [open, setOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const root = useRef<HTMLDivElement>(null);
@@ -88,7 +89,7 @@ export function AccountMenu({ row }: { row: Expanded }) {
               {me.roles.map((r) => (
                 <li key={r.id} className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
                   <ShieldCheck className="h-3 w-3" aria-hidden />
-                  {r.title}
+                  {roleTitle(r)}
                 </li>
               ))}
             </ul>

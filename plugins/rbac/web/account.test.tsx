@@ -141,7 +141,7 @@ describe('identity settings', () => {
     await user.type(input, 'ada@lovelace.dev');
     // finding 4: a session alone does not change a login; the current password goes with it
     await user.click(within(dialog).getByRole('button', { name: 'Update' }));
-    expect(within(dialog).getByRole('alert').textContent).toBe('Use at least 8 characters');
+    expect(within(dialog).getByRole('alert').textContent).toBe('Enter your current password');
     expect(api.find('PATCH', path)).toHaveLength(0);
     await user.type(within(dialog).getByLabelText('Current password'), 'ada-password');
     await user.click(within(dialog).getByRole('button', { name: 'Update' }));
@@ -186,7 +186,7 @@ describe('identity settings', () => {
     await user.type(within(dialog).getByLabelText('Email'), 'ada@work.example');
     await user.type(within(dialog).getByLabelText('Password'), 'work-password');
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
-    expect(within(dialog).getByRole('alert').textContent).toBe('Use at least 8 characters');
+    expect(within(dialog).getByRole('alert').textContent).toBe('Enter your current password');
     expect(api.find('POST', '/api/rbac/identities/email-and-password')).toHaveLength(0);
     await user.type(within(dialog).getByLabelText('Current password'), 'wrong-password');
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));

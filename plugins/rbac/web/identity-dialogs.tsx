@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { Button } from '../../../web/ui/button.js';
 import { Dialog } from '../../../web/ui/dialog.js';
 import { AUTH, http, messageOf, type Identity } from './session.js';
-import { ActionForm, Field, FormAlert, useAction, useChecks } from './ui.js';
+import { ActionForm, Field, FormAlert, besideFields, useAction, useChecks } from './ui.js';
 import { useRbacWords } from './words.js';
 
 interface Props {
@@ -34,6 +34,12 @@ function useDialogAction(onChanged: () => unknown) {
 
 const identityPath = (subjectId: string, identityId: string) => `/api/rbac/subjects/${subjectId}/identities/${identityId}`;
 
+/** the server's word on a current password (missing, wrong), in the page's language, for `besideFields` */
+function useCurrentPasswordCause() {
+  const w = useRbacWords();
+  return (rule: string | undefined, serverMessage: string) => (rule === 'required' ? w('enterCurrentPassword') : rule === 'match' ? w('wrongCurrentPassword') : serverMessage);
+}
+
 /**
  * The identity dialogs' shape: a trigger button named like the dialog, a form of `children` fields, the
  * server's error (cleared by an edit or the next submit, ActionForm) and a submit button. `onOpen` runs as it
@@ -61,6 +67,7 @@ function FormDialog({ state, title, description, icon, submitLabel, onSubmit, on
         else {
           reset();
           action.setError(undefined);
+          action.setFields({});
         }
       }}
       title={title}
@@ -94,17 +101,19 @@ export function ChangeEmailDialog({ subjectId, identity, onChanged }: Props) {
     setPassword('');
     setErrors({});
   };
+  const passwordCause = useCurrentPasswordCause();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = { email: check.email(email), password: check.password(password) };
+    const found = { email: check.email(email), password: check.currentPassword(password) };
     setErrors(found);
     if (found.email || found.password) return;
-    await state.run(() => http.request('PATCH', identityPath(subjectId, identity.id), { data: { email: email.trim(), password } }), w('updated'), () => setPassword(''));
+    const request = () => http.request('PATCH', identityPath(subjectId, identity.id), { data: { email: email.trim(), password } });
+    await state.run(() => besideFields(request, { password: passwordCause }, state.action.setFields), w('updated'), () => setPassword(''));
   };
   return (
     <FormDialog state={state} title={w('changeEmail')} description={w('changeEmailText')} icon={<Mail className="h-4 w-4" aria-hidden />} submitLabel={w('update')} onSubmit={submit} onOpen={() => setEmail(identity.email ?? '')} reset={reset}>
-      <Field label={w('email')} type="email" name="email" autoComplete="email" required value={email} error={errors.email} onChange={(e) => setEmail(e.target.value)} />
-      <Field label={w('currentPassword')} name="password" type="password" autoComplete="current-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
+      <Field label={w('email')} type="email" name="email" autoComplete="email" required value={email} error={errors.email ?? state.action.fields.email} onChange={(e) => setEmail(e.target.value)} />
+      <Field label={w('currentPassword')} name="password" type="password" autoComplete="current-password" required minLength={8} value={password} error={errors.password ?? state.action.fields.password} onChange={(e) => setPassword(e.target.value)} />
       <p className="text-xs text-slate-500">{w('changeEmailNote')}</p>
     </FormDialog>
   );
@@ -123,18 +132,21 @@ export function ChangePasswordDialog({ identity, onChanged }: Props) {
     setNewPassword('');
     setErrors({});
   };
+  const passwordCause = useCurrentPasswordCause();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = { password: check.password(password), newPassword: check.password(newPassword) };
+    const found = { password: check.currentPassword(password), newPassword: check.password(newPassword) };
     setErrors(found);
     if (found.password || found.newPassword) return;
     // `files` makes the client send multipart/form-data: the 'data' part holds the JSON
-    await state.run(() => http.request('PATCH', `/api/rbac/identities/${identity.id}/change-password`, { data: { password, newPassword }, files: {} }), w('updated'), reset);
+    const request = () => http.request('PATCH', `/api/rbac/identities/${identity.id}/change-password`, { data: { password, newPassword }, files: {} });
+    // the server names the field it refuses ('password': the current one is wrong): its message goes beside that input
+    await state.run(() => besideFields(request, { password: passwordCause, newPassword: (_, message) => message }, state.action.setFields), w('updated'), reset);
   };
   return (
     <FormDialog state={state} title={w('changePassword')} description={w('changePasswordText')} icon={<KeyRound className="h-4 w-4" aria-hidden />} submitLabel={w('updatePassword')} onSubmit={submit} reset={reset}>
-      <Field label={w('currentPassword')} name="password" type="password" autoComplete="current-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
-      <Field label={w('newPassword')} name="newPassword" type="password" autoComplete="new-password" required minLength={8} value={newPassword} error={errors.newPassword} onChange={(e) => setNewPassword(e.target.value)} />
+      <Field label={w('currentPassword')} name="password" type="password" autoComplete="current-password" required minLength={8} value={password} error={errors.password ?? state.action.fields.password} onChange={(e) => setPassword(e.target.value)} />
+      <Field label={w('newPassword')} name="newPassword" type="password" autoComplete="new-password" required minLength={8} value={newPassword} error={errors.newPassword ?? state.action.fields.newPassword} onChange={(e) => setNewPassword(e.target.value)} />
     </FormDialog>
   );
 }
@@ -151,6 +163,7 @@ export function AddEmailIdentityDialog({ needsCurrentPassword, onChanged }: { ne
   const [password, setPassword] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string; currentPassword?: string }>({});
+  const passwordCause = useCurrentPasswordCause();
   const reset = () => {
     setEmail('');
     setPassword('');
@@ -159,18 +172,18 @@ export function AddEmailIdentityDialog({ needsCurrentPassword, onChanged }: { ne
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = { email: check.email(email), password: check.password(password), currentPassword: needsCurrentPassword ? check.password(currentPassword) : undefined };
+    const found = { email: check.email(email), password: check.password(password), currentPassword: needsCurrentPassword ? check.currentPassword(currentPassword) : undefined };
     setErrors(found);
     if (found.email || found.password || found.currentPassword) return;
     const data = { email: email.trim(), password, ...(needsCurrentPassword && { currentPassword }) };
-    await state.run(() => http.request('POST', '/api/rbac/identities/email-and-password', { data }), w('updated'), reset);
+    await state.run(() => besideFields(() => http.request('POST', '/api/rbac/identities/email-and-password', { data }), { currentPassword: passwordCause }, state.action.setFields), w('updated'), reset);
   };
   return (
     <FormDialog state={state} title={w('addEmail')} description={w('addEmailText')} icon={<Plus className="h-4 w-4" aria-hidden />} submitLabel={w('submit')} onSubmit={submit} reset={reset}>
       <Field label={w('email')} type="email" name="email" autoComplete="email" placeholder={w('typeYourEmail')} required value={email} error={errors.email} onChange={(e) => setEmail(e.target.value)} />
       <Field label={w('password')} name="password" type="password" autoComplete="new-password" required minLength={8} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
       {needsCurrentPassword && (
-        <Field label={w('currentPassword')} name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={currentPassword} error={errors.currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} />
+        <Field label={w('currentPassword')} name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={currentPassword} error={errors.currentPassword ?? state.action.fields.currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} />
       )}
     </FormDialog>
   );
@@ -207,13 +220,15 @@ export function DeleteIdentityDialog({ subjectId, identity, onChanged, needsCurr
   const check = useChecks();
   const [currentPassword, setCurrentPassword] = useState('');
   const [error, setError] = useState<string>();
+  const passwordCause = useCurrentPasswordCause();
   const remove = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = needsCurrentPassword ? check.password(currentPassword) : undefined;
+    const problem = needsCurrentPassword ? check.currentPassword(currentPassword) : undefined;
     setError(problem);
     if (problem) return;
     const body = needsCurrentPassword ? { data: { currentPassword } } : undefined;
-    await run(() => http.request('DELETE', identityPath(subjectId, identity.id), body), w('deleted'), () => setCurrentPassword(''));
+    const request = () => http.request('DELETE', identityPath(subjectId, identity.id), body);
+    await run(() => (needsCurrentPassword ? besideFields(request, { currentPassword: passwordCause }, action.setFields) : request()), w('deleted'), () => setCurrentPassword(''));
   };
   return (
     <Dialog
@@ -222,6 +237,7 @@ export function DeleteIdentityDialog({ subjectId, identity, onChanged, needsCurr
         setOpen(o);
         if (!o) {
           action.setError(undefined);
+          action.setFields({});
           setCurrentPassword('');
           setError(undefined);
         }
@@ -233,7 +249,7 @@ export function DeleteIdentityDialog({ subjectId, identity, onChanged, needsCurr
     >
       <ActionForm action={action} onSubmit={remove} noValidate className="flex flex-col gap-4" aria-label={w('deleteQuestion')}>
         {needsCurrentPassword && (
-          <Field autoFocus label={w('currentPassword')} name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={currentPassword} error={error} onChange={(e) => setCurrentPassword(e.target.value)} />
+          <Field autoFocus label={w('currentPassword')} name="currentPassword" type="password" autoComplete="current-password" required minLength={8} value={currentPassword} error={error ?? action.fields.currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} />
         )}
         <FormAlert>{action.error}</FormAlert>
         <div className="flex justify-end gap-2">

@@ -124,6 +124,32 @@ describe('verify email', () => {
     expect(screen.getByRole('link', { name: 'Send a new link' }).getAttribute('href')).toBe('/rbac/subjects/settings');
   });
 
+  it("the row's waiting text ('One moment') shows while the link is checked and goes once it is known how it went", async () => {
+    const waiting = { subtitle: { en: 'One moment' }, description: { en: 'We are confirming that this address is yours.' } };
+    window.history.replaceState(null, '', '/?code=id.1999999999.mac-x');
+    let answer!: () => void;
+    const gate = new Promise<void>((r) => (answer = r));
+    const answered = mockFetch({ [`POST ${BASE}/email-and-password/verify`]: async () => (await gate, ok({ message: 'Email verified', email: 'ada@example.com' })) });
+    renderPage(<VerifyEmail row={widgetRow('verify-email', waiting)} />);
+    expect(await screen.findByText('One moment')).toBeTruthy();
+    expect(screen.getByText('We are confirming that this address is yours.')).toBeTruthy();
+    answer();
+    expect(await screen.findByText('Email verified: ada@example.com is confirmed as yours.')).toBeTruthy();
+    expect(screen.queryByText('One moment')).toBeNull();
+    expect(screen.queryByText('We are confirming that this address is yours.')).toBeNull();
+    expect(screen.queryByText('Verifying...')).toBeNull();
+    expect(answered.calls).toHaveLength(1);
+  });
+
+  it('a failed check drops the waiting text too', async () => {
+    window.history.replaceState(null, '', '/?code=stale');
+    mockFetch({ [`POST ${BASE}/email-and-password/verify`]: fail(400, 'The verification code is invalid or has expired') });
+    renderPage(<VerifyEmail row={widgetRow('verify-email', { subtitle: { en: 'One moment' }, description: { en: 'We are confirming that this address is yours.' } })} />);
+    expect(await screen.findByText('The verification link is invalid or has expired')).toBeTruthy();
+    expect(screen.queryByText('One moment')).toBeNull();
+    expect(screen.queryByText('We are confirming that this address is yours.')).toBeNull();
+  });
+
   it('without a code explains and posts nothing', async () => {
     const api = mockFetch({});
     renderPage(<VerifyEmail row={widgetRow('verify-email')} />);

@@ -150,7 +150,8 @@ export function VerifyEmail({ row }: { row: Expanded }) {
     });
   }, [code, run, verifiedWord, invalidWord]);
   return (
-    <WidgetCard row={row} fallbackTitle={w('verifyTitle')} footer={<Link to={ROUTES.settings}>{w('signInMethods')}</Link>}>
+    // the row's texts say what happens while the link is checked ('One moment'): gone once it is known how it went
+    <WidgetCard row={row} fallbackTitle={w('verifyTitle')} intro={!verified && !action.error && code !== null} footer={<Link to={ROUTES.settings}>{w('signInMethods')}</Link>}>
       <div className="flex flex-col gap-4" aria-live="polite">
         {(code === undefined || action.pending) && <p role="status" className="text-center text-sm text-slate-600">{w('verifying')}</p>}
         {code === null && <FormAlert>{w('verifyNeedsLink')}</FormAlert>}

@@ -5,7 +5,7 @@ import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
 import { targets, useHref, usePage, useT, useTitleTag, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { ME_KEY, ROUTES, browser, logout, subjectName, useSubject, type Me } from './session.js';
-import { ButtonLink, Link } from './ui.js';
+import { ButtonLink, Link, useRoleTitle } from './ui.js';
 import { useRbacWords } from './words.js';
 
 /** 'rbac/widget/default': the title only */
@@ -56,6 +56,7 @@ export function Avatar({ name, className }: { name: string; className?: string }
 export function SubjectCard({ me }: { me: Me }) {
   const name = subjectName(me);
   const w = useRbacWords();
+  const roleTitle = useRoleTitle();
   return (
     <article className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:flex-row sm:items-center">
       <Avatar name={name} className="h-16 w-16 text-2xl" />
@@ -67,7 +68,7 @@ export function SubjectCard({ me }: { me: Me }) {
             {me.roles.map((r) => (
               <li key={r.id} className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
                 <ShieldCheck className="h-3 w-3" aria-hidden />
-                {r.title}
+                {roleTitle(r)}
               </li>
             ))}
           </ul>

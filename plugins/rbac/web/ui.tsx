@@ -3,9 +3,9 @@ import { Input } from '../../../web/ui/input.js';
 import { RichTextView, richTextPlain } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { BUTTON_VARIANTS } from '../../../web/ui/button.js';
-import { useHref, useT, useTitleTag, type Expanded } from '../../../web/storefront/context.js';
+import { pick, useHref, usePage, useT, useTitleTag, type Expanded } from '../../../web/storefront/context.js';
 import { ApiError } from '../../../runtime/client/index.js';
-import { AUTH, http, messageOf, storeRefresh, type SignedIn } from './session.js';
+import { AUTH, http, messageOf, storeRefresh, type Role, type SignedIn } from './session.js';
 import { useRbacWords } from './words.js';
 
 export const PASSWORD_MIN = 8;
@@ -15,12 +15,61 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const checkEmail = (v: string) => (EMAIL_RE.test(v.trim()) ? undefined : 'Enter a valid email address');
 export const checkPassword = (v: string) => (v.length >= PASSWORD_MIN ? undefined : `Use at least ${PASSWORD_MIN} characters`);
 
-/** the same checks, their messages in the page's language */
+/**
+ * The same checks, their messages in the page's language. `currentPassword` only asks for one: how long it is is the
+ * server's to judge (a wrong one is said beside the field, `besideFields`).
+ */
 export function useChecks() {
   const w = useRbacWords();
   return {
     email: (v: string) => (checkEmail(v) ? w('invalidEmail') : undefined),
     password: (v: string) => (checkPassword(v) ? w('shortPassword', { min: PASSWORD_MIN }) : undefined),
+    currentPassword: (v: string) => (v ? undefined : w('enterCurrentPassword')),
+  };
+}
+
+/** thrown by an action whose failure is already shown beside its fields: `useAction` keeps no form-level error for it */
+export class ShownBesideFields extends Error {}
+
+/**
+ * Runs a request; a server's 400 whose causes name the form's fields (`messages`: field → the message for a cause's
+ * rule) shows those beside them (`show`) instead of as the form's alert, and the action ends there. A cause about
+ * another field leaves the error to the form's alert.
+ * @example await action.run(() => besideFields(() => http.request(…), { password: (rule) => w('wrongCurrentPassword') }, action.setFields))
+ */
+export async function besideFields<T>(request: () => Promise<T>, messages: Record<string, (rule: string | undefined, serverMessage: string) => string>, show: (errors: Record<string, string>) => void): Promise<T> {
+  try {
+    return await request();
+  } catch (e) {
+    const causes = e instanceof ApiError ? (e.cause ?? []).filter((c) => c.field) : [];
+    if (causes.length && causes.every((c) => Object.hasOwn(messages, c.field!))) {
+      const found: Record<string, string> = {};
+      for (const c of causes) found[c.field!] ??= messages[c.field!](c.rule, c.message);
+      show(found);
+      throw new ShownBesideFields();
+    }
+    throw e;
+  }
+}
+
+/** the roles every site has (plugins/rbac/defaults.json), by slug: their titles are words of each language */
+const BUILT_IN_ROLES = { member: 'roleMember', admin: 'roleAdmin' } as const;
+
+/**
+ * A role's title in the page's language: a title given per language (a language map) picks it; a role's title is
+ * otherwise one text, in the default language, so on a page in another language a built-in role (member, admin) is
+ * named by the words (rbac words roleMember, roleAdmin) and any other by its title as it is.
+ * @example const roleTitle = useRoleTitle(); <li>{roleTitle(role)}</li>
+ */
+export function useRoleTitle() {
+  const page = usePage();
+  const w = useRbacWords();
+  return (role: Pick<Role, 'slug' | 'title'>): string => {
+    const title: unknown = role.title;
+    if (title && typeof title === 'object') return pick(title, page);
+    const word = Object.hasOwn(BUILT_IN_ROLES, role.slug) ? BUILT_IN_ROLES[role.slug as keyof typeof BUILT_IN_ROLES] : undefined;
+    if (word && (page.language !== page.defaultLanguage || !title)) return w(word);
+    return typeof title === 'string' && title ? title : role.slug;
   };
 }
 
@@ -73,24 +122,28 @@ export function useAction() {
   const fallback = w('somethingWrong');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
+  const [fields, setFields] = useState<Record<string, string>>(NO_FIELDS);
   const busy = useRef(false);
   const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
     if (busy.current) return undefined;
     busy.current = true;
     setPending(true);
     setError(undefined);
+    setFields(NO_FIELDS);
     try {
       return await fn();
     } catch (e) {
-      setError(messageOf(e, fallback));
+      if (!(e instanceof ShownBesideFields)) setError(messageOf(e, fallback));
       return undefined;
     } finally {
       busy.current = false;
       setPending(false);
     }
   }, [fallback]);
-  return { run, pending, error, setError };
+  /** the server's error: its message for the form's alert, or by field (`besideFields`) for the inputs it names */
+  return { run, pending, error, setError, fields, setFields };
 }
+const NO_FIELDS: Record<string, string> = {};
 
 /**
  * A form that shows an action's server error: editing any of its fields or submitting it again clears that
@@ -98,18 +151,22 @@ export function useAction() {
  * @example <ActionForm action={save} onSubmit={submit}>…<FormAlert>{save.error}</FormAlert></ActionForm>
  */
 export function ActionForm({ action, onSubmit, onChange, ...props }: Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'onSubmit'> & {
-  action: Pick<ReturnType<typeof useAction>, 'error' | 'setError'>;
+  action: Pick<ReturnType<typeof useAction>, 'error' | 'setError'> & Partial<Pick<ReturnType<typeof useAction>, 'fields' | 'setFields'>>;
   onSubmit: (e: FormEvent<HTMLFormElement>) => unknown;
 }) {
+  const clear = () => {
+    if (action.error) action.setError(undefined);
+    if (action.fields && Object.keys(action.fields).length) action.setFields?.({});
+  };
   return (
     <form
       {...props}
       onChange={(e) => {
-        if (action.error) action.setError(undefined);
+        clear();
         onChange?.(e);
       }}
       onSubmit={(e) => {
-        action.setError(undefined);
+        clear();
         return onSubmit(e);
       }}
     />
@@ -118,13 +175,17 @@ export function ActionForm({ action, onSubmit, onChange, ...props }: Omit<FormHT
 
 export const hasText = (value: string) => richTextPlain(value).trim() !== '';
 
-/** the widget row's title (the page's h1 when it leads the page), subtitle and description over the screen's content, in a centred card */
-export function WidgetCard({ row, fallbackTitle, children, footer }: { row: Expanded; fallbackTitle: string; children: ReactNode; footer?: ReactNode }) {
+/**
+ * The widget row's title (the page's h1 when it leads the page), subtitle and description over the screen's content,
+ * in a centred card. `intro={false}` leaves out the subtitle and description: a screen whose row says what happens
+ * while it waits ('One moment') drops that once it is done.
+ */
+export function WidgetCard({ row, fallbackTitle, children, footer, intro = true }: { row: Expanded; fallbackTitle: string; children: ReactNode; footer?: ReactNode; intro?: boolean }) {
   const t = useT();
   const Title = useTitleTag(row);
   const title = t(row.title) || fallbackTitle;
-  const subtitle = t(row.subtitle);
-  const description = t(row.description);
+  const subtitle = intro ? t(row.subtitle) : '';
+  const description = intro ? t(row.description) : '';
   return (
     <section className={cn('mx-auto w-full max-w-7xl px-4 py-10 lg:py-16', row.className as string | undefined)}>
       <div className="mx-auto w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
