@@ -161,7 +161,8 @@ describe('the demo storefront in Chromium', () => {
       await page.waitForURL(new RegExp(`/ru/${route}/[a-z0-9-]+$`));
       const row = await bySlug(route, page.url().split('/').pop()!);
       await shown(page.getByRole('heading', { level: 1, name: row.title.ru, exact: true }));
-      expect(await page.title()).toBe(`${row.title.ru} | Studio — site templates`);
+      // the site title in Russian too (the site-ru metadata row)
+      expect(await page.title()).toBe(`${row.title.ru} | Студия — шаблоны сайтов`);
       expect(await page.getAttribute('html', 'lang')).toBe('ru');
       for (const viewport of [PHONE, DESKTOP]) {
         await page.setViewportSize(viewport);
