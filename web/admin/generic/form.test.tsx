@@ -332,3 +332,19 @@ describe('an open form and changes made elsewhere', () => {
     expect(leave()).toBe(false);
   });
 });
+
+describe('a refusal about a field the form does not show beside it', () => {
+  it('is said in a toast naming the field by its label, not its raw name', async () => {
+    const api = fakeApi({ 'ecommerce/product': [{ adminTitle: 'Lamp', slug: 'lamp' }], 'ecommerce/attribute': [{ adminTitle: 'Price', slug: 'price' }] });
+    const product = api.rows('ecommerce/product')[0]!;
+    const attribute = api.rows('ecommerce/attribute')[0]!;
+    api.fail('POST /api/ecommerce/products-to-attributes', 400, {
+      message: 'Validation failed: productId names no ecommerce/product', status: 400,
+      cause: [{ field: 'productId', rule: 'reference', message: 'productId names no ecommerce/product' }],
+    });
+    // the product and the attribute are where the form is (a nested table's keys): kept, not shown
+    renderAdmin(<GenericForm entity={entity('ecommerce/products-to-attributes')} prefill={{ productId: product.id, attributeId: attribute.id }} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Product names no ecommerce/product')).toBeTruthy();
+  });
+});

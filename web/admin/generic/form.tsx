@@ -8,11 +8,11 @@ import { toast } from 'sonner';
 import { ApiError } from '../../../runtime/client/index.js';
 import { entityApi, type EntityInfo, type Row } from '../api.js';
 import { useModel } from '../model.js';
-import { describePattern, errorInWords, slugify } from '../labels.js';
+import { describePattern, errorInWords, fieldTitle, slugify } from '../labels.js';
 import { useLeaveGuard } from '../router.js';
 import { Button } from '../../ui/button.js';
 import { DATE_TIME_ERROR } from '../../ui/date-time-picker.js';
-import { editableFields, errorsOf, formSchema, isWritable, prefillsDefault, slugField } from './form-schema.js';
+import { causeInWords, editableFields, errorsOf, formSchema, isWritable, prefillsDefault, slugField } from './form-schema.js';
 import { FieldTemplate, ObjectFieldTemplate, fields, widgets, type FormContext } from './widgets.js';
 import { useInvalidate } from './row.js';
 import { RelationSections } from './relations.js';
@@ -229,7 +229,11 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
       const serverFault = !(e instanceof ApiError) || e.status >= 500;
       // a real failure (the server's fault, the network, a bug) is logged; a refused input is not
       if (serverFault) console.error('Saving failed', e);
-      toast.error(serverFault ? 'The change could not be saved: the server had a problem. Try again.' : shortMessage(e), {
+      // a refusal about one field the form does not show beside it names the field by its label, as beside it
+      const only = causes?.length === 1 ? causes[0] : undefined;
+      const onlyField = only?.field ? entity.fields.find((f) => f.name === only.field) : undefined;
+      const refusal = only && onlyField ? causeInWords(only.message, onlyField.name, fieldTitle(onlyField, model)) : shortMessage(e);
+      toast.error(serverFault ? 'The change could not be saved: the server had a problem. Try again.' : refusal, {
         id: ERROR_TOAST,
         duration: Infinity,
         closeButton: true,
