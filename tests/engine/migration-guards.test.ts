@@ -1,9 +1,9 @@
-import { describe, it, expect, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codegen } from '../../engine/codegen.js';
-import { DIALECTS, type TestDatabase } from '../helpers/databases.js';
-import { migrating, scratchProject, snapshotFiles } from '../helpers/schemas.js';
+import { DIALECTS } from '../helpers/databases.js';
+import { scratchMigrations, snapshotFiles } from '../helpers/schemas.js';
 import { execute } from '../helpers/raw.js';
 
 /**
@@ -20,19 +20,10 @@ const LIST = '/api/gizmo/gadgets?orderBy[and][0][column]=createdAt&orderBy[and][
 
 for (const d of DIALECTS) {
   describe(`migration guards on ${d.name}`, () => {
-    const projects: ReturnType<typeof scratchProject>[] = [];
-    const dbs: TestDatabase[] = [];
-    afterAll(async () => {
-      for (const db of dbs) await db.drop();
-      for (const p of projects) p.remove();
-    });
+    const fresh = scratchMigrations(d);
     /** a scratch project and a database of its own; unapplied = not applied on that database */
     async function setup() {
-      const p = scratchProject();
-      const db = await d.make();
-      projects.push(p);
-      dbs.push(db);
-      const { gen, boot, refusal } = migrating(p, () => db);
+      const { p, db, gen, boot, refusal } = await fresh();
       const rows = async (t: Awaited<ReturnType<typeof boot>>) => (await t.call('GET', LIST)).body.data as Record<string, unknown>[];
       return { p, db, gen, boot, refusal, rows };
     }

@@ -1,6 +1,6 @@
-import { describe, it, expect, afterAll } from 'vitest';
-import { DIALECTS, type TestDatabase } from '../helpers/databases.js';
-import { migrating, scratchProject } from '../helpers/schemas.js';
+import { describe, it, expect } from 'vitest';
+import { DIALECTS } from '../helpers/databases.js';
+import { scratchMigrations } from '../helpers/schemas.js';
 import { execute } from '../helpers/raw.js';
 
 /**
@@ -17,19 +17,10 @@ const LIST = '/api/gizmo/gadgets?orderBy[and][0][column]=createdAt&orderBy[and][
 
 for (const d of DIALECTS) {
   describe(`rule changes over stored rows on ${d.name}`, () => {
-    const projects: ReturnType<typeof scratchProject>[] = [];
-    const dbs: TestDatabase[] = [];
-    afterAll(async () => {
-      for (const db of dbs) await db.drop();
-      for (const p of projects) p.remove();
-    });
+    const fresh = scratchMigrations(d);
     async function setup(fields: Fields, data: Record<string, unknown>[]) {
-      const p = scratchProject();
-      const db = await d.make();
-      projects.push(p);
-      dbs.push(db);
       // a refused migration is unapplied: the next change replaces it
-      const { gen, boot, refusal } = migrating(p, () => db);
+      const { p, db, gen, boot, refusal } = await fresh();
       const rows = async (t: Awaited<ReturnType<typeof boot>>) => (await t.call('GET', LIST)).body.data as Record<string, unknown>[];
       /** every stored row, written back as it is read, is accepted */
       const writable = async (names: string[]) => {

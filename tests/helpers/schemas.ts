@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { codegen, ROOT } from '../../engine/codegen.js';
 import { appliedMigrations, MigrationError } from '../../runtime/db/index.js';
 import type { TestDatabase } from './databases.js';
@@ -63,4 +63,22 @@ export function migrating(p: ReturnType<typeof scratchProject>, db: () => TestDa
     return e as MigrationError;
   };
   return { gen, boot, refusal };
+}
+
+/**
+ * A suite's scratch projects: each call makes a project and a database of its own, migrated by `migrating`; the
+ * suite drops them all when it ends.
+ */
+export function scratchMigrations(dialect: { make(): Promise<TestDatabase> }) {
+  const made: { p: ReturnType<typeof scratchProject>; db: TestDatabase }[] = [];
+  afterAll(async () => {
+    for (const { db } of made) await db.drop();
+    for (const { p } of made) p.remove();
+  });
+  return async () => {
+    const p = scratchProject();
+    const db = await dialect.make();
+    made.push({ p, db });
+    return { p, db, ...migrating(p, () => db) };
+  };
 }
