@@ -23,7 +23,7 @@ for (const d of DIALECTS) {
     }
     const invoiceRow = async (id: string) => (await t.call('GET', `/api/billing/invoices/${id}`)).body.data as Record<string, any>;
 
-    it("language 'ru' in the body: the return urls, the payment page, Pay and the mail's orders link are Russian", async () => {
+    it("language 'ru' in the body: the return urls, the payment page, Pay and the order mails are Russian", async () => {
       const { m, cart } = await cartOf('ru-buyer@example.com');
       const r = await m.call('POST', shopPath(m.id, '/orders/checkout'), {
         data: { provider: 'dummy', email: 'ru-buyer@example.com', language: 'ru', billingModule: { currency: { id: c.rub.id } }, ecommerceModule: { orders: [{ id: cart.id }] } },
@@ -57,7 +57,15 @@ for (const d of DIALECTS) {
         const mails = (await t.call('GET', '/api/notification/notifications?filters[and][0][column]=recipient&filters[and][0][method]=eq&filters[and][0][value]=ru-buyer@example.com')).body.data as any[];
         const status = mails.filter((n) => n.payload.template === 'order-status-changed');
         expect(status).toHaveLength(2);
-        for (const mail of status) expect(mail.payload.text).toContain(`Your orders: ${t.config.publicUrl}/ru/ecommerce/orders`);
+        for (const mail of status) {
+          expect(mail.payload.language).toBe('ru');
+          expect(mail.payload.text).toContain(`Ваши заказы: ${t.config.publicUrl}/ru/ecommerce/orders`);
+          expect(mail.payload.text).toContain('Итого: ₽990');
+          expect(mail.payload.text).not.toMatch(/Your order|Total|Your orders/);
+        }
+        const paid = status.find((n) => n.payload.data.previousStatus === 'Ожидает оплаты')!;
+        expect(paid.title).toBe(`Заказ #${cart.id}: Оплачен, проверяется`);
+        expect(paid.payload.text).toContain(`Статус вашего заказа #${cart.id}: Оплачен, проверяется (был: Ожидает оплаты).`);
       });
     });
 

@@ -5,35 +5,13 @@ import type { BillingService } from '../../billing/server/index.js';
 import type { ProviderName } from '../../billing/server/providers/provider.js';
 import { orderTotals, priceIn, type Currency } from '../pricing.js';
 import { NO_PRICE, Orders, type OrderView } from './orders.js';
+import { pathIn, type Languages } from '../../../runtime/http/language.js';
 
 /** where the buyer lands after paying or canceling: the orders page (host seed) */
 export const ORDERS_PAGE = '/ecommerce/orders';
 
-/** the configured languages (schemas/meta/languages.json): the default one's pages have no prefix */
-export interface Languages {
-  languages: string[];
-  defaultLanguage: string;
-}
-
 /** the orders page in a language: '/ecommerce/orders' in the default language, '/ru/ecommerce/orders' in another configured one */
-export function ordersPageIn(language: string | undefined, langs: Languages): string {
-  return language && language !== langs.defaultLanguage && langs.languages.includes(language) ? `/${language}${ORDERS_PAGE}` : ORDERS_PAGE;
-}
-
-/**
- * The configured language a url's path starts with ('/ru/…' → 'ru'), else undefined: the storefront's pages
- * carry their language as the first segment, the default language's none. Only a configured code is ever taken,
- * so what is built from it stays a path of this site.
- */
-export function languageOfUrl(url: unknown, langs: Languages): string | undefined {
-  if (typeof url !== 'string' || !url) return undefined;
-  try {
-    const first = new URL(url, 'http://local').pathname.split('/')[1] ?? '';
-    return langs.languages.includes(first) ? first : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const ordersPageIn = (language: string | undefined, langs: Languages): string => pathIn(language, ORDERS_PAGE, langs);
 
 export interface CheckoutInput {
   provider: ProviderName;
@@ -101,10 +79,10 @@ export async function checkoutOrders(orders: Orders, subjectId: string, orderIds
   return { ecommerceModule: { orders: await orders.views(ids, tx) }, billingModule: { currency, invoices: [invoice], paymentIntents: [paymentIntent] } };
 }
 
-/** a product's name for an invoice line: its English title, else its admin title */
-export function titleOf(product: { title: unknown; adminTitle: string; slug: string }): string {
+/** a product's name for an invoice line or a mail: its title in `language` (English by default), else its English one, else its admin title */
+export function titleOf(product: { title: unknown; adminTitle: string; slug: string }, language = 'en'): string {
   const title = product.title as Record<string, string> | null;
-  return (title && (title.en || Object.values(title).find(Boolean))) || product.adminTitle || product.slug;
+  return (title && (title[language] || title.en || Object.values(title).find(Boolean))) || product.adminTitle || product.slug;
 }
 
 /** the named currency (400 naming the field when there is none), or the default one */

@@ -5,22 +5,16 @@ import type { PluginContext } from '../../../runtime/plugin.js';
 import type { NotificationService } from '../../notification/server/index.js';
 import type { FileStorageService } from '../../file-storage/server/index.js';
 import { formatPrice, priceIn } from '../pricing.js';
-import { languageOfUrl, ordersPageIn, titleOf } from './checkout.js';
+import { ordersPageIn, titleOf } from './checkout.js';
+import { languageOfUrl } from '../../../runtime/http/language.js';
+import { translate } from '../../../web/storefront/words.js';
+import { mailWord } from '../../notification/server/templates/words.js';
+import '../web/words.js'; // the shop's words (status labels, 'Total', …), which its mails use too
 import type { Orders, OrderView } from './orders.js';
 import { renderReceipt } from './receipt.js';
 
 /** what a payment intent's new status means for the orders it pays (only orders still paying move) */
 const AFTER_PAYMENT: Record<string, string> = { succeeded: 'approving', failed: 'canceled', canceled: 'canceled' };
-
-export const STATUS_LABELS: Record<string, string> = {
-  new: 'New',
-  paying: 'Waiting for payment',
-  approving: 'Paid, being approved',
-  packaging: 'Packaging',
-  delivering: 'On its way',
-  delivered: 'Delivered',
-  canceled: 'Canceled',
-};
 
 /**
  * The order lifecycle as hooks, so that it follows every write path (the webhook, an admin's edit in the
@@ -61,10 +55,15 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     return [...view.invoices.map((i) => i.email), ...verified.map((v) => v.email)].filter((e): e is string => !!e).map((e) => e.toLowerCase());
   }
 
-  const labelOf = (status: string) => STATUS_LABELS[status] ?? status;
+  /** a word of the shop's storefront (plugins/ecommerce/web/words.ts) in a language */
+  const word = (key: string, language: string, vars?: Record<string, string>) => translate(`ecommerce.${key}`, language, vars);
+  const labelOf = (status: string, language: string) => {
+    const label = word(`status.${status}`, language);
+    return label === `ecommerce.status.${status}` ? status : label;
+  };
 
-  /** the orders page in the buyer's language: the one its latest invoice returns to (checkout keeps it there) */
-  async function ordersPageOf(id: string): Promise<string> {
+  /** the buyer's language: the one of the orders page its latest invoice returns to (checkout keeps it there) */
+  async function buyerLanguageOf(id: string): Promise<string> {
     const [opi, pii, inv] = [t['ecommerce/orders-to-billing-module-payment-intents'], t['billing/payment-intents-to-invoices'], t['billing/invoice']];
     const [latest]: { url: string | null }[] = await ctx.database.db
       .select({ url: inv.successUrl })
@@ -74,19 +73,19 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
       .where(eq(opi.orderId, id))
       .orderBy(desc(inv.createdAt))
       .limit(1);
-    return ordersPageIn(languageOfUrl(latest?.url, ctx.model), ctx.model);
+    return languageOfUrl(latest?.url, ctx.model) ?? ctx.model.defaultLanguage;
   }
 
-  function mailText(view: OrderView, forAdmin: boolean, ordersPage: string): string {
+  function mailText(view: OrderView, forAdmin: boolean, language: string): string {
     const currencyId = view.currency?.id;
     const money = (prices: OrderView['totals']) => (priceIn(prices, currencyId) ? formatPrice(priceIn(prices, currencyId)!) : prices.map(formatPrice).join(' / '));
     // the first sentence ('Your order #… is now …') is the template's, made from mailStatus's data
     return [
-      ...view.ordersToProducts.map((l) => `${titleOf(l.product)} × ${l.quantity}: ${money(l.totals)}`),
-      `Total: ${money(view.totals)}`,
+      ...view.ordersToProducts.map((l) => `${titleOf(l.product, language)} × ${l.quantity}: ${money(l.totals)}`),
+      `${word('total', language)}: ${money(view.totals)}`,
       '',
-      ...(view.receipt ? [`Receipt: ${ctx.config.publicUrl}${view.receipt}`] : []),
-      forAdmin ? `Admin: ${ctx.config.publicUrl}/admin/` : `Your orders: ${ctx.config.publicUrl}${ordersPage}`,
+      ...(view.receipt ? [`${word('receipt', language)}: ${ctx.config.publicUrl}${view.receipt}`] : []),
+      forAdmin ? `Admin: ${ctx.config.publicUrl}/admin/` : `${word('yourOrders', language)}: ${ctx.config.publicUrl}${ordersPageIn(language, ctx.model)}`,
     ].join('\n');
   }
 
@@ -96,17 +95,20 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     if (!notification) return;
     const [view] = await orders.views([id]);
     if (!view) return;
-    // the template's first sentence ('Your order #… is now …') and the subject, with the labels the shop shows
-    const data = { orderId: view.id, status: labelOf(status), ...(previous && { previousStatus: labelOf(previous) }) };
-    const subject = `Order #${view.id}: ${data.status}`;
     const admins = new Set(ctx.config.adminEmails);
     const buyers = [...new Set(await buyerEmails(view))].filter((e) => !admins.has(e));
-    const ordersPage = buyers.length ? await ordersPageOf(view.id) : '';
-    const sends = [...buyers.map((to) => ({ to, admin: false })), ...[...admins].map((to) => ({ to, admin: true }))];
+    // the buyer reads it in the language they checked out in, the admins in the site's default language
+    const buyerLanguage = buyers.length ? await buyerLanguageOf(view.id) : ctx.model.defaultLanguage;
+    const sends = [...buyers.map((to) => ({ to, admin: false, language: buyerLanguage })), ...[...admins].map((to) => ({ to, admin: true, language: ctx.model.defaultLanguage }))];
     await Promise.all(
-      sends.map(({ to, admin }) =>
-        notification.sendEmail({ to, subject, text: mailText(view, admin, ordersPage), template: 'order-status-changed', data }).catch((err) => ctx.log.error({ err, order: id }, 'order email failed')),
-      ),
+      sends.map(({ to, admin, language }) => {
+        // the template's first sentence ('Your order #… is now …') and the subject, with the labels the shop shows
+        const data = { orderId: view.id, status: labelOf(status, language), ...(previous && { previousStatus: labelOf(previous, language) }) };
+        const subject = mailWord('orderSubject', language, { id: view.id, status: data.status });
+        return notification
+          .sendEmail({ to, subject, text: mailText(view, admin, language), template: 'order-status-changed', data, language })
+          .catch((err) => ctx.log.error({ err, order: id }, 'order email failed'));
+      }),
     );
   }
 

@@ -8,7 +8,8 @@ import type { BillingService } from '../../billing/server/index.js';
 import { lockRow } from '../../../runtime/db/lock.js';
 import { lineTotal, orderQuantity, orderTotals, priceIn } from '../pricing.js';
 import { addToCartInput, dataOf, linesInput, orderCheckoutInput, ordersCheckoutInput, pathId, productCheckoutInput, quantityInput } from './bodies.js';
-import { checkoutOrders, languageOfUrl } from './checkout.js';
+import { checkoutOrders } from './checkout.js';
+import { languageOfUrl } from '../../../runtime/http/language.js';
 import { NO_PRICE, Orders } from './orders.js';
 
 const SUBJECT = '/api/rbac/subjects/:id/ecommerce-module';

@@ -21,6 +21,8 @@ export interface Message {
   sendAfter?: Date | string;
   /** strings (one-time codes, links holding them) kept out of logs and removed from the stored row once it is delivered */
   secrets?: string[];
+  /** the recipient's language (a configured one), which the template's own words are in; the sender writes `subject` and `text` in it */
+  language?: string;
 }
 
 export interface EmailMessage extends Message {
@@ -77,12 +79,14 @@ interface Payload {
   body?: string;
   data?: Record<string, unknown>;
   secrets?: string[];
+  /** the language the template lays the message out in (rows stored before it have none: English) */
+  language?: string;
 }
 
 export function notificationService(ctx: PluginContext, channels: Record<Recipient['method'], Channel>): NotificationService {
   const entity = ctx.model.byId['notification/notification'];
   const t = () => ctx.database.tables['notification/notification'];
-  const props = (p: Payload) => ({ subject: p.subject, text: p.body ?? p.text, data: p.data ?? {}, publicUrl: ctx.config.publicUrl });
+  const props = (p: Payload) => ({ subject: p.subject, text: p.body ?? p.text, data: p.data ?? {}, publicUrl: ctx.config.publicUrl, language: p.language });
 
   /** one attempt at a row that is 'new': claimed by a conditional update, so two processes never both send it */
   async function attempt(id: string, now = new Date()): Promise<Sent['status'] | undefined> {
@@ -120,7 +124,8 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
 
   async function send(recipient: Recipient, message: Message, tx?: Drizzle): Promise<Sent> {
     const template = message.template && templates[message.template] ? message.template : 'default';
-    const payload: Payload = { template: message.template ?? template, subject: message.subject ?? '', text: message.text ?? '', ...(message.data && { data: message.data }) };
+    const language = message.language && ctx.model.languages.includes(message.language) ? message.language : undefined;
+    const payload: Payload = { template: message.template ?? template, subject: message.subject ?? '', text: message.text ?? '', ...(message.data && { data: message.data }), ...(language && { language }) };
     // the text stored is the template's, so that an admin reads what the recipient reads; the sender's text is
     // kept as `body` for delivery, which renders the template again (from the rendered text it would say it twice)
     const rendered = await renderTemplate(template, props(payload));

@@ -7,6 +7,8 @@ import { verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
 import type { createRateLimiter } from './rate-limit.js';
 import { VERIFY_PAGE, verificationCode } from './verification.js';
+import { pathIn, requestLanguage } from '../../../runtime/http/language.js';
+import { rbacMailWord, type AccountChange } from './mail-words.js';
 
 type Row = Record<string, unknown>;
 
@@ -56,30 +58,34 @@ export async function proveOwner(
   throw new HttpError(403, 'Not authorized: sign in again to add or change a sign-in method');
 }
 
-/** the mails an account change sends: verification of a new address, notices to the old ones */
+/** the storefront page a forgotten password is asked for at (plugins/rbac/web) */
+export const FORGOT_PASSWORD_PAGE = '/rbac/subject/authentication/email-and-password/forgot-password';
+
+/**
+ * The mails an account change sends: verification of a new address, notices to the old ones. Each is written in the
+ * language of the page the request came from (`requestLanguage`), its links to the pages in that language.
+ */
 export function accountMail({ ctx, later }: ChangeDeps) {
   const notifications = () => ctx.services.notification as NotificationService;
-  const send = (to: string, subject: string, text: string, template: string, secrets?: string[]) =>
+  const send = (to: string, subject: string, text: string, template: string, language: string, secrets?: string[]) =>
     later(async () => {
-      const sent = await notifications().sendEmail({ to, subject, text, template, secrets });
+      const sent = await notifications().sendEmail({ to, subject, text, template, secrets, language });
       if (sent.status === 'failed') ctx.log.warn({ notification: sent.id, template }, 'account email failed');
     });
+  const page = (language: string, path: string) => `${ctx.config.publicUrl}${pathIn(language, path, ctx.model)}`;
   return {
+    /** the language a request's mails are written in */
+    languageOf: (c: Context) => requestLanguage(c, ctx.model),
     /** a code (and a link holding it) that proves the address; it is redacted from the stored notification */
-    verify(identityId: string, email: string) {
+    verify(identityId: string, email: string, language: string) {
       const code = verificationCode(ctx.config.rbacJwtSecret, identityId, email);
-      const link = `${ctx.config.publicUrl}${VERIFY_PAGE}?code=${encodeURIComponent(code)}`;
-      send(
-        email,
-        'Verify your email',
-        `Confirm that this address belongs to your account by opening this link within a day:\n${link}\n\nYour verification code: ${code}\n\nIf you did not sign up or add this address, ignore this email.`,
-        'verify-email',
-        [...new Set([code, encodeURIComponent(code)])],
-      );
+      const link = `${page(language, VERIFY_PAGE)}?code=${encodeURIComponent(code)}`;
+      send(email, rbacMailWord('verifySubject', language), rbacMailWord('verifyText', language, { link, code }), 'verify-email', language, [...new Set([code, encodeURIComponent(code)])]);
     },
-    /** tells an address about a change to the account it belongs to */
-    tell(to: string[], subject: string, text: string) {
-      for (const address of new Set(to)) send(address, subject, `${text}\n\nIf it was not you, reset your password at once:\n${ctx.config.publicUrl}/rbac/subject/authentication/email-and-password/forgot-password`, 'account-changed');
+    /** tells addresses about a change to the account they belong to (`vars` fill its text) */
+    tell(to: string[], change: AccountChange, vars: Record<string, string>, language: string) {
+      const text = `${rbacMailWord(`${change}Text`, language, vars)}\n\n${rbacMailWord('notYou', language, { link: page(language, FORGOT_PASSWORD_PAGE) })}`;
+      for (const address of new Set(to)) send(address, rbacMailWord(`${change}Subject`, language), text, 'account-changed', language);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
-import { Action, Code, Email, Fields, P, TextBody } from './kit.js';
+import { Action, Code, Email, Fields, Filled, P, TextBody } from './kit.js';
 import { htmlToText } from './text.js';
+import { mailWord, type MailWord } from './words.js';
 
 /** what a template is given: the message's subject and text as the sender wrote them, its data, the site's address */
 export interface TemplateProps {
@@ -8,6 +9,8 @@ export interface TemplateProps {
   text?: string;
   data: Record<string, unknown>;
   publicUrl: string;
+  /** the recipient's language (a configured one): the template's own words are in it; English when left out */
+  language?: string;
 }
 
 /** a notification template: its subject line and its body, a React component rendered to the HTML email */
@@ -17,13 +20,12 @@ export interface Template {
 }
 
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : v === undefined || v === null ? fallback : String(v));
-const FOOTER = 'You get this email because of your account or your role on this site.';
 
-/** a template that lays out the sender's own text */
-const textTemplate = (fallbackSubject: string, footer = FOOTER): Template => ({
-  subject: (p) => p.subject || fallbackSubject,
+/** a template that lays out the sender's own text, with a subject and a footer of the frame's words */
+const textTemplate = (fallbackSubject: MailWord, footer: MailWord = 'footer'): Template => ({
+  subject: (p) => p.subject || mailWord(fallbackSubject, p.language),
   Body: (p) => (
-    <Email title={p.subject} footer={footer}>
+    <Email title={p.subject} footer={mailWord(footer, p.language)} lang={p.language}>
       <TextBody text={p.text ?? ''} />
     </Email>
   ),
@@ -34,12 +36,12 @@ const textTemplate = (fallbackSubject: string, footer = FOOTER): Template => ({
  * `data`; the notification module renders the HTML email, the plain text and the telegram message from it.
  */
 export const templates: Record<string, Template> = {
-  default: textTemplate('Notification'),
+  default: textTemplate('notification'),
   // each says once what to do with a mail nobody asked for: the reset mail in this footer, the verification mail in
   // the sender's own text (plugins/rbac/server)
-  'reset-password': textTemplate('Reset your password', 'If you did not ask for this, ignore this email: your password stays as it is.'),
-  'verify-email': textTemplate('Verify your email'),
-  'account-changed': textTemplate('Your account changed'),
+  'reset-password': textTemplate('resetSubject', 'resetFooter'),
+  'verify-email': textTemplate('verifySubject'),
+  'account-changed': textTemplate('accountChangedSubject'),
   'crm-form-request': {
     subject: (p) => p.subject || `New request: ${str(p.data.formTitle, 'a form')}`,
     Body: (p) => {
@@ -59,15 +61,21 @@ export const templates: Record<string, Template> = {
     },
   },
   'order-status-changed': {
-    subject: (p) => p.subject || `Order #${str(p.data.orderId).slice(0, 8)}: ${str(p.data.status)}`,
+    subject: (p) => p.subject || mailWord('orderSubject', p.language, { id: str(p.data.orderId).slice(0, 8), status: str(p.data.status) }),
     Body: (p) => (
-      <Email title={p.subject}>
+      <Email title={p.subject} lang={p.language}>
         <P>
-          Your order <Code>#{str(p.data.orderId)}</Code> is now <strong>{str(p.data.status)}</strong>
-          {p.data.previousStatus ? ` (was ${str(p.data.previousStatus)})` : ''}.
+          <Filled
+            text={mailWord('orderNow', p.language)}
+            nodes={{
+              id: <Code>#{str(p.data.orderId)}</Code>,
+              status: <strong>{str(p.data.status)}</strong>,
+              was: p.data.previousStatus ? mailWord('orderWas', p.language, { status: str(p.data.previousStatus) }) : '',
+            }}
+          />
         </P>
         {p.text && <TextBody text={p.text} />}
-        {typeof p.data.url === 'string' && p.data.url && <Action href={p.data.url}>See the order</Action>}
+        {typeof p.data.url === 'string' && p.data.url && <Action href={p.data.url}>{mailWord('seeOrder', p.language)}</Action>}
       </Email>
     ),
   },

@@ -1,12 +1,12 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 
 /**
  * The building blocks of every email: a table layout with inline styles (what mail clients draw), and markup
  * simple enough that the plain-text part is derived from it (text.ts).
  */
-export function Email({ title, preview, children, footer }: { title: string; preview?: string; children: ReactNode; footer?: ReactNode }) {
+export function Email({ title, preview, children, footer, lang = 'en' }: { title: string; preview?: string; children: ReactNode; footer?: ReactNode; lang?: string }) {
   return (
-    <html lang="en">
+    <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -66,6 +66,17 @@ export function Fields({ rows }: { rows: [string, string][] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** a text with {name} placeholders, each drawn as the node given for it ('Your order {id} is now {status}.') */
+export function Filled({ text, nodes }: { text: string; nodes: Record<string, ReactNode> }) {
+  return (
+    <>
+      {text.split(/\{(\w+)\}/).map((part, i) => (
+        <Fragment key={i}>{i % 2 ? (Object.hasOwn(nodes, part) ? nodes[part] : `{${part}}`) : part}</Fragment>
+      ))}
+    </>
   );
 }
 

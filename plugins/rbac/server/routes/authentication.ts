@@ -16,6 +16,8 @@ import { verifyTelegramLogin } from '../telegram.js';
 import { clearSessionCookie, setSessionCookie, signIn } from './session.js';
 import type { NotificationService } from '../../../notification/server/index.js';
 import { accountMail, proveOwner } from '../account-changes.js';
+import { loginWord, rbacMailWord } from '../mail-words.js';
+import { pathIn } from '../../../../runtime/http/language.js';
 import { codeMatches, readVerificationCode } from '../verification.js';
 
 export interface RouteDeps {
@@ -143,7 +145,7 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
       throw fromDatabaseError(e, identity) ?? e;
     });
     if (anonymous) await accounts.revoke(anonymous.sessionId, 'upgraded');
-    mail.verify(identityId, email);
+    mail.verify(identityId, email, mail.languageOf(c));
     return c.json({ data: await signIn(c, ctx, accounts, subjectId) }, 201);
   });
 
@@ -182,9 +184,12 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     }
     if (row.emailVerifiedAt != null) throw badRequest('The email is already verified', [{ field: 'identityId', rule: 'verified', message: 'identityId is already verified' }]);
     await limit(c, 'verify-resend', row.email);
-    mail.verify(row.id as string, row.email);
+    mail.verify(row.id as string, row.email, mail.languageOf(c));
     return c.json({ data: { message: 'Verification email sent' } });
   });
+
+  /** the storefront page the reset link opens (plugins/rbac/web) */
+  const RESET_PASSWORD_PAGE = '/rbac/subject/authentication/email-and-password/reset-password';
 
   /**
    * The same status, body and timing whether or not the account exists: the answer is made before
@@ -193,6 +198,7 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
   app.post(`${base}/email-and-password/forgot-password`, async (c) => {
     const { email } = forgot((await readBody(c)).data);
     await limit(c, 'forgot-password', email);
+    const language = mail.languageOf(c);
     later(async () => {
       const found = await accounts.identityBy('email_and_password', email.toLowerCase());
       if (!found) return;
@@ -204,14 +210,15 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
           .where(and(eq(t.id, found.id as string), eq(t.email, found.email as string))).returning({ id: t.id }),
       );
       if (!stored.length) return;
-      const link = `${ctx.config.publicUrl}/rbac/subject/authentication/email-and-password/reset-password?code=${encodeURIComponent(code)}`;
+      const link = `${ctx.config.publicUrl}${pathIn(language, RESET_PASSWORD_PAGE, ctx.model)}?code=${encodeURIComponent(code)}`;
       await notifications().sendEmail({
         to: found.email as string,
-        subject: 'Reset your password',
+        subject: rbacMailWord('resetSubject', language),
         // the 'reset-password' template ends with what to do if it was not you
-        text: `Someone asked to reset the password of your account.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nYour reset code: ${code}`,
+        text: rbacMailWord('resetText', language, { link, code }),
         template: 'reset-password',
         secrets: [...new Set([code, encodeURIComponent(code)])],
+        language,
       });
     });
     return c.json({ data: { message: 'Reset link sent' } });
@@ -275,8 +282,8 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     });
     if (anonymous) await accounts.revoke(anonymous.sessionId, 'upgraded');
     if (linking && p.kind === 'subject' && subjectId === p.subjectId) {
-      const what = provider === 'telegram' ? `the Telegram account ${account}` : `the wallet ${account}`;
-      mail.tell(await accounts.emailsOf(subjectId), 'A sign-in method was added to your account', `You can now sign in with ${what}.`);
+      const language = mail.languageOf(c);
+      mail.tell(await accounts.emailsOf(subjectId), 'methodAdded', { login: loginWord(provider, account, language) }, language);
     }
     return c.json({ data: await signIn(c, ctx, accounts, subjectId) });
   }

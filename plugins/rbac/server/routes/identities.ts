@@ -7,6 +7,7 @@ import { hashPassword } from '../passwords.js';
 import { isPrivileged, principalOf, requireSelf, requireSubject, type Principal } from '../principal.js';
 import type { NotificationService } from '../../../notification/server/index.js';
 import { accountMail, checkCurrentPassword, proveOwner } from '../account-changes.js';
+import { loginWord } from '../mail-words.js';
 import { EMAIL, PASSWORD, strict, verifiedWallet, type RouteDeps } from './authentication.js';
 
 /** a new email login: its address and password, and the current password of the account (when it has one) */
@@ -59,8 +60,9 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
     }).catch((e) => {
       throw fromDatabaseError(e, identity) ?? e;
     });
-    mail.verify(row.id as string, email);
-    mail.tell(before, 'A sign-in email was added to your account', `The address ${email} was added as a way to sign in to your account.`);
+    const language = mail.languageOf(c);
+    mail.verify(row.id as string, email, language);
+    mail.tell(before, 'emailAdded', { email }, language);
     return row;
   }
 
@@ -97,8 +99,9 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
     }).catch((e) => {
       throw fromDatabaseError(e, identity) ?? e;
     });
-    mail.verify(row.id as string, email);
-    if (previous) mail.tell([previous], 'Your sign-in email was changed', `The email you sign in with was changed from ${previous} to ${email}.`);
+    const language = mail.languageOf(c);
+    mail.verify(row.id as string, email, language);
+    if (previous) mail.tell([previous], 'emailChanged', { previous, email }, language);
     return updated;
   }
 
@@ -134,7 +137,8 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
       await accounts.linkIdentity(tx, subjectId, created.id as string);
       return created;
     });
-    mail.tell(await accounts.emailsOf(subjectId), 'A sign-in method was added to your account', `You can now sign in with the wallet ${address}.`);
+    const language = mail.languageOf(c);
+    mail.tell(await accounts.emailsOf(subjectId), 'methodAdded', { login: loginWord('ethereum_virtual_machine', address, language) }, language);
     return row;
   }
 
@@ -169,8 +173,9 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
     await proveOwner(c, deps, p, subjectId, currentPassword, { field: 'currentPassword' });
     const told = await accounts.emailsOf(subjectId);
     const deleted = await ctx.repo.delete(identity, row.id as string);
-    const login = row.provider === 'email_and_password' ? `the email ${row.email ?? row.account}` : row.provider === 'telegram' ? `the Telegram account ${row.account}` : `the wallet ${row.account}`;
-    mail.tell(told, 'A sign-in method was removed from your account', `You can no longer sign in with ${login}.`);
+    const language = mail.languageOf(c);
+    const login = loginWord(row.provider, String(row.provider === 'email_and_password' ? (row.email ?? row.account) : row.account), language);
+    mail.tell(told, 'methodRemoved', { login }, language);
     return c.json({ data: deleted });
   });
 
