@@ -71,15 +71,16 @@ const hex4 = (text: string, at: number) => (/^[0-9a-fA-F]{4}$/.test(text.slice(a
  * The 400 for JSON text holding half a UTF-16 pair, naming where: the first string (a value, or a key) that is not
  * well-formed, as a field path from the body's `data` (`title.en`, `data[1].name`), like validation errors.
  */
-function surrogateRefused(text: string): HttpError {
+/** the place in a JSON text's data of the first string (or key) `bad` holds for, relative to the body's data object */
+function fieldWhere(text: string, bad: (s: string) => boolean): string {
   let field = '';
   const visit = (v: unknown, path: string): boolean => {
-    if (typeof v === 'string') return !v.isWellFormed() && ((field = path), true);
+    if (typeof v === 'string') return bad(v) && ((field = path), true);
     if (Array.isArray(v)) return v.some((x, i) => visit(x, `${path}[${i}]`));
     if (v && typeof v === 'object') {
       return Object.entries(v).some(([k, x]) => {
         const at = path ? `${path}.${k}` : k;
-        if (!k.isWellFormed()) return (field = path || 'data'), true;
+        if (bad(k)) return (field = path || 'data'), true;
         return visit(x, at);
       });
     }
@@ -91,9 +92,30 @@ function surrogateRefused(text: string): HttpError {
     /* not JSON: named as the body */
   }
   // relative to the body's data object, as validation names fields (data[1] stays for a list)
-  field = field.replace(/^data\./, '').replace(/\.\.+/g, '.') || 'data';
+  return field.replace(/^data\./, '').replace(/\.\.+/g, '.') || 'data';
+}
+
+function surrogateRefused(text: string): HttpError {
+  const field = fieldWhere(text, (s) => !s.isWellFormed());
   const message = `${field} is not valid Unicode: half of a UTF-16 surrogate pair alone is not a character`;
   return badRequest(message, [{ field, rule: 'unicode', message }]);
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const LENIENT_UTF8 = new TextDecoder('utf-8');
+
+/**
+ * A JSON body's bytes as text, refused (400 naming the field) unless they are valid UTF-8: a lenient decoding would
+ * store each broken sequence as U+FFFD, so that different bytes (a password, say) became the same text.
+ */
+export function utf8Text(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    const field = fieldWhere(LENIENT_UTF8.decode(bytes), (s) => s.includes('\uFFFD'));
+    const message = `${field} is not valid UTF-8: the bytes sent are not text`;
+    throw badRequest(message, [{ field, rule: 'unicode', message }]);
+  }
 }
 
 /** the 400 for each problem scanJson finds */
@@ -188,13 +210,16 @@ export function limitBodies(signed: (c: Context) => Promise<boolean>): Middlewar
     c.req.raw = new Request(c.req.raw, { body: limited, duplex: 'half' } as RequestInit);
 
     if (type.includes('json') || type.startsWith('application/x-www-form-urlencoded')) {
-      let text: string;
+      let bytes: Uint8Array;
       try {
-        text = await c.req.text();
+        bytes = new Uint8Array(await c.req.arrayBuffer());
       } catch {
         if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
         throw badRequest('The body could not be read');
       }
+      // the text every later reader gets (hono keeps read bodies by kind): decoded once, strictly
+      const text = utf8Text(bytes);
+      (c.req as unknown as { bodyCache: Record<string, Promise<unknown>> }).bodyCache.text = Promise.resolve(text);
       if (type.includes('json')) {
         const problem = scanJson(text);
         if (problem) throw jsonRefused(problem, text);

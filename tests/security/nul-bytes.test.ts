@@ -97,6 +97,24 @@ for (const d of DIALECTS) {
       expect((await post(path, `{"data":{"name":"pair \\ud83d\\ude00 and \u{1F600}"}}`)).status).toBe(201);
       expect(await stored()).toBe(before + 1);
     });
+
+    it('bytes that are not UTF-8 (\\xff, a cut sequence) are a 400 naming the field, not stored as U+FFFD; a sent U+FFFD is text like any other', async () => {
+      const path = `/api/crm/forms/${formId}/requests`;
+      const before = await stored();
+      const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+      const form = await post(path, bytes('{"data":{"name":"Mallory","message":"a', [0xff], 'b"}}'));
+      expect(form.status).toBe(400);
+      expect(form.body.cause).toEqual([expect.objectContaining({ field: 'message', rule: 'unicode' })]);
+      expect(form.body.message).toBe('message is not valid UTF-8: the bytes sent are not text');
+      const system = { 'content-type': 'application/json', 'x-rbac-secret-key': 'browser-secret-key-0123' };
+      const product = await post('/api/ecommerce/products', bytes('{"data":{"adminTitle":"bad ', [0xe2, 0x28, 0xa1], ' utf8","title":{"en":"x"}}}'), system);
+      expect(product.status).toBe(400);
+      expect(product.body.cause[0]).toMatchObject({ field: 'adminTitle', rule: 'unicode' });
+      expect(await stored()).toBe(before);
+      const replacement = await post(path, JSON.stringify({ data: { name: 'sent as \uFFFD' } }));
+      expect(replacement.status).toBe(201);
+      expect(await stored()).toBe(before + 1);
+    });
   });
 
   describe(`finding 13: failed queries are logged without their values on ${d.name}`, () => {
