@@ -148,7 +148,11 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
   });
   app.get(`${base}/:id`, async (c) => {
     const entity = entityOf(c);
-    const row = await repo.getOrThrow(entity, idParam(c));
+    const id = idParam(c);
+    // the route's permission before the row is looked up: a caller who may not read the entity gets the same 401 or
+    // 403 whether the id exists or not (a 404 for a missing id told visitors which private ids exist)
+    await allow(c, entity, 'get');
+    const row = await repo.getOrThrow(entity, id);
     await allow(c, entity, 'get', row);
     if (!policy.readDependsOnCaller(entity)) return c.json({ data: datesAsText(entity, [row])[0] });
     const caller = await callerOf(c);
