@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Entity, Model } from '../../engine/model.js';
-import { bodySchema } from '../../engine/json-schema.js';
+import { SERVER_FIELDS, bodySchema } from '../../engine/json-schema.js';
 import { DATE_RULE, DATETIME_RULE, addValueFormats } from '../../engine/fields/index.js';
 import { SAFE_FILE_PATTERN, SAFE_LINK_PATTERN } from '../../engine/links.js';
 import { badRequest, type Cause } from '../http/errors.js';
@@ -151,5 +151,9 @@ export function validateBody(entity: Entity, model: Model, mode: 'create' | 'upd
     const at = infiniteAt((data as Record<string, unknown>)[f.name], f.name);
     if (at) throw badRequest(`Validation failed: ${prefix ? prefix + '.' : ''}${at} is a number too large to store`, [{ field: `${prefix ? prefix + '.' : ''}${at}`, rule: 'finite', message: `${at} must be a finite number` }]);
   }
-  return { ...(data as Record<string, unknown>), ...Object.fromEntries(blanks.map((name) => [name, ''])) };
+  const body: Record<string, unknown> = { ...(data as Record<string, unknown>), ...Object.fromEntries(blanks.map((name) => [name, ''])) };
+  // the server sets id, createdAt and updatedAt: sent ones are ignored, for every caller alike (an owner's update
+  // that sent another id was judged as a row with that id, and refused, while the system's went through)
+  for (const name of SERVER_FIELDS) delete body[name];
+  return body;
 }

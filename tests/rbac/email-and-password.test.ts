@@ -272,6 +272,13 @@ for (const d of DIALECTS) {
         await t.as(admin.jwt)('POST', '/api/rbac/roles-to-permissions', { data: { roleId: member.id, permissionId: perm.id } });
       }
       expect((await t.as(a.jwt)('PATCH', `/api/social/profiles/${profileA.id}`, { data: { adminTitle: 'Mine' } })).status).toBe(200);
+      // the server's fields (id, createdAt, updatedAt) in an owner's update are ignored, as they are for the system:
+      // an id there was judged as the row's and refused with a bare 403
+      const withId = await t.as(a.jwt)('PATCH', `/api/social/profiles/${profileA.id}`, { data: { id: profileB.id, createdAt: '2001-01-01T00:00:00.000Z', adminTitle: 'Still mine' } });
+      expect(withId.status).toBe(200);
+      expect(withId.body.data).toMatchObject({ id: profileA.id, adminTitle: 'Still mine' });
+      expect(withId.body.data.createdAt).not.toBe('2001-01-01T00:00:00.000Z');
+      expect((await sys('GET', `/api/social/profiles/${profileB.id}`)).body.data.adminTitle).not.toBe('Still mine');
       const other = await t.as(a.jwt)('PATCH', `/api/social/profiles/${profileB.id}`, { data: { adminTitle: 'Stolen' } });
       expect(other.status).toBe(403);
       expect((await sys('GET', `/api/social/profiles/${profileB.id}`)).body.data.adminTitle).not.toBe('Stolen');
