@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadModel, locateProblems, ManifestError, type ManifestProblem } from './load.js';
-import type { Model } from './model.js';
+import { entitiesById, type Model } from './model.js';
 import { generateDrizzle } from './generate/drizzle.js';
 import { generateClient, generateRoutes } from './generate/routes.js';
 import type { LastMigration, MigrationUndo, PlannedMigration } from './generate/migrations.js';
@@ -119,7 +119,7 @@ function readUndo(path: string): MigrationUndo | undefined {
 
 function readModel(outDir: string): Model {
   const model = JSON.parse(readFileSync(join(outDir, 'model.json'), 'utf8')) as Model;
-  model.byId = Object.fromEntries(model.entities.map((e) => [e.id, e]));
+  model.byId = entitiesById(model.entities);
   return model;
 }
 

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
 import type { Entity, Field, FieldSpec, Manifest, Model, Ownership } from './model.js';
-import { camel, isBackfillMatch, snake, tableVar, typeName } from './model.js';
+import { camel, entitiesById, isBackfillMatch, snake, tableVar, typeName } from './model.js';
 import { addValueFormats, fieldTypes, UUID_RE } from './fields/index.js';
 import { locate, parseErrorLocation } from './json-source.js';
 import { reservedModule, reservedRoute } from './reserved.js';
@@ -309,7 +309,7 @@ export function loadModel(schemasDir: string): Model {
     defaultLanguage: langs.default,
     modules: [...new Set(entities.map((e) => e.module))].sort(),
     entities,
-    byId: Object.fromEntries(entities.map((e) => [e.id, e])),
+    byId: entitiesById(entities),
   };
 }
 

@@ -138,3 +138,11 @@ export const pascal = (s: string) => camel(s).replace(/^./, (c) => c.toUpperCase
 export const typeName = (e: { module: string; name: string }) => pascal(e.module) + pascal(e.name);
 /** the exported name of an entity's drizzle table: module in camelCase + route in PascalCase */
 export const tableVar = (e: { module: string; route: string }) => camel(e.module) + pascal(e.route);
+
+/**
+ * Entities by id, in an object with no prototype: an id taken from a request ('__proto__', 'constructor') finds
+ * nothing rather than Object.prototype's members.
+ */
+export function entitiesById(entities: Entity[]): Record<string, Entity> {
+  return Object.assign(Object.create(null) as Record<string, Entity>, Object.fromEntries(entities.map((e) => [e.id, e])));
+}

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Model } from '../engine/model.js';
+import { entitiesById, type Model } from '../engine/model.js';
 import type { Drizzle } from './db/index.js';
 
 export interface Generated {
@@ -18,7 +18,7 @@ export async function loadGenerated(dir: string): Promise<Generated> {
 /** the model graph codegen wrote into a generated/ folder */
 export function loadModel(dir: string): Model {
   const model = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as Model;
-  model.byId = Object.fromEntries(model.entities.map((e) => [e.id, e]));
+  model.byId = entitiesById(model.entities);
   return model;
 }
 

@@ -80,6 +80,12 @@ for (const d of DIALECTS) {
       }
       expect((await generate({ variant: OG, entity: 'host/page', id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
       expect((await generate({ variant: OG, entity: 'host/page', id: order.id }, false)).status).toBe(401);
+      // an entity id that names a member of Object.prototype is no entity like any other
+      for (const entity of ['__proto__', 'constructor', 'toString']) {
+        const r = await t.app.request(`/api/file-storage/files/opengraph-image?entity=${entity}&id=${order.id}`);
+        expect(r.status, entity).toBe(400);
+        expect((await r.json()).message, entity).toBe(`entity: no entity ${entity}`);
+      }
     });
 
     it('GET …/opengraph-image (what og:image names) redirects to the stored image, making it on first use', async () => {
