@@ -467,7 +467,9 @@ export async function planMigration(opts: {
       // a required text that no longer takes "": the rows holding it get the backfill (or default), as rows do when
       // a text is made required; without one, the rule's guard below names them
       const key = `${e.table}.${f.column}`;
-      if (cc.notNull && pc.notNull && !kindChanged && cc.kind === 'text' && !backfills.has(key) && refusesEmpty(f) && pc.rules && !(Number(pc.rules.minLength ?? 0) >= 1) && (f.backfill ?? f.default) !== undefined) {
+      // (only when the rule itself changes so: a column that is not null for its default, and takes "", keeps its "")
+      const refusedNow = Number(cc.rules?.minLength ?? 0) >= 1;
+      if (cc.notNull && pc.notNull && !kindChanged && cc.kind === 'text' && !backfills.has(key) && refusedNow && pc.rules && !(Number(pc.rules.minLength ?? 0) >= 1) && (f.backfill ?? f.default) !== undefined) {
         backfills.set(key, { ...backfillOf(e, f, model, guards, targetRows, false), empty: true });
       }
       // a rule that changes (a pattern, a length, a format, a range, a json field's schema), or a kind whose rule the

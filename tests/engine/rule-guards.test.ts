@@ -140,6 +140,15 @@ for (const d of DIALECTS) {
       expect((await execute(db, "SELECT count(*) AS n FROM gizmo_gadgets WHERE title = '' OR note = ''"))[0].n).toBe(d.name === 'pg' ? '0' : 0);
     });
 
+    it('a text that is not null for its default, and takes "", keeps its "" through a migration of another field', async () => {
+      const { change, boot, rows } = await setup({ title: { kind: 'text', default: 'Page' }, other: { kind: 'text' } }, [{ title: '' }, { title: 'Kept' }]);
+      const sql = await change({ title: { kind: 'text', default: 'Page' }, other: { kind: 'text', maxLength: 10 } });
+      expect(sql).toBeDefined();
+      const t = await boot();
+      expect((await rows(t)).map((r) => r.title)).toEqual(['', 'Kept']);
+      await t.database.close();
+    });
+
     it('a language map made a required text: maps without the default language are refused by a guard, or filled from the backfill', async () => {
       const { db, refusal, change, boot, rows, writable, stored } = await setup({ name: { kind: 'localized', required: true } }, [
         { name: { en: 'Kept' } },
