@@ -93,6 +93,12 @@ export function addValueFormats(ajv: import('ajv').Ajv): void {
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => dateTimeOf(s) !== undefined });
 }
 
+/** the rule of a link field: the allow-list of link targets, "" beside it when the field allows empty */
+function linkRule(f: Field): Record<string, unknown> {
+  const pattern = f.allowEmpty ? `^$|${SAFE_LINK_PATTERN}` : SAFE_LINK_PATTERN;
+  return f.pattern === undefined ? { pattern } : { allOf: [{ pattern }] };
+}
+
 export const fieldTypes = {
   text: {
     jsonSchema: (f) => ({
@@ -103,8 +109,9 @@ export const fieldTypes = {
       ...(f.required && !f.allowEmpty && !(f.minLength! >= 1) && { minLength: 1 }),
       ...(f.maxLength !== undefined && { maxLength: f.maxLength }),
       ...(f.format && ['email', 'uri', 'uuid'].includes(f.format) && { format: f.format }),
-      // a link must pass the one allow-list of link targets (engine/links.ts), beside any pattern of its own
-      ...(f.format === 'link' && (f.pattern === undefined ? { pattern: SAFE_LINK_PATTERN } : { allOf: [{ pattern: SAFE_LINK_PATTERN }] })),
+      // a link must pass the one allow-list of link targets (engine/links.ts), beside any pattern of its own; with
+      // allowEmpty, "" (no link) too
+      ...(f.format === 'link' && linkRule(f)),
     }),
     column: (f, d) => (d === 'pg' && f.format === 'uuid' ? `uuid(${col(f)})` : `text(${col(f)})`),
     imports: { sqlite: ['text'], pg: ['text', 'uuid'] },

@@ -122,6 +122,25 @@ for (const d of DIALECTS) {
         expect((await t.call('PATCH', `${path}/${made.id}`, { data: { url: 'javascript:alert(1)' } })).status).toBe(400);
       }
     });
+
+    it("the shop's stored addresses (an order's receipt, an invoice's payment and return urls) pass the same allow-list; a receipt may stay empty", async () => {
+      const order = (await t.call('POST', '/api/ecommerce/orders', { data: {} })).body.data;
+      expect(order.receipt).toBe('');
+      const invoice = (await t.call('POST', '/api/billing/invoices', { data: { paymentUrl: 'https://pay.example.com/x', successUrl: '/ecommerce/orders' } })).body.data;
+      for (const url of ['javascript:alert(document.domain)', 'JavaScript:alert(1)', '//evil.example/r.png', 'data:image/svg+xml,x']) {
+        const r = await t.call('PATCH', `/api/ecommerce/orders/${order.id}`, { data: { receipt: url } });
+        expect(r.status, url).toBe(400);
+        expect(r.body.cause[0]).toMatchObject({ field: 'receipt', rule: 'pattern' });
+        for (const field of ['paymentUrl', 'successUrl', 'cancelUrl']) {
+          const i = await t.call('PATCH', `/api/billing/invoices/${invoice.id}`, { data: { [field]: url } });
+          expect(i.status, `${field} ${url}`).toBe(400);
+          expect(i.body.cause[0]).toMatchObject({ field, rule: 'pattern' });
+        }
+      }
+      for (const receipt of ['/files/receipt.png', 'https://cdn.example.com/r.png', '']) {
+        expect((await t.call('PATCH', `/api/ecommerce/orders/${order.id}`, { data: { receipt } })).body.data.receipt).toBe(receipt);
+      }
+    });
   });
 }
 

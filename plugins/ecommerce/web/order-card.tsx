@@ -2,6 +2,7 @@ import { FileText, Minus, Plus, Trash2 } from 'lucide-react';
 import { Button } from '../../../web/ui/button.js';
 import { cn } from '../../../web/ui/cn.js';
 import { useHref, useT } from '../../../web/storefront/context.js';
+import { isSafeLink } from '../../../engine/links.js';
 import { formatPrice, orderQuantity, orderTotals, type Price } from '../pricing.js';
 import { productPath } from './parts.js';
 import { useCartChange, type Order, type OrderLine } from './shop-api.js';
@@ -84,6 +85,9 @@ export function OrderCard({ order, editable = false, className, highlighted = fa
   const totals = chargedIn(orderTotals(order.ordersToProducts), order.currency);
   const quantity = orderQuantity(order.ordersToProducts);
   const invoice = order.invoices.at(-1);
+  // stored addresses pass the link allow-list again before they are drawn (engine/links.ts), as every url field does
+  const receipt = isSafeLink(order.receipt) ? order.receipt : undefined;
+  const paymentUrl = isSafeLink(invoice?.paymentUrl) ? invoice.paymentUrl : undefined;
   const w = useEcommerceWords();
   return (
     <article aria-label={w('order', { id: order.id })} className={cn('rounded-xl border bg-white p-4 shadow-sm sm:p-5', highlighted ? 'border-blue-400 ring-2 ring-blue-100' : 'border-slate-200', className)}>
@@ -107,16 +111,16 @@ export function OrderCard({ order, editable = false, className, highlighted = fa
         <dd className="text-right text-base font-bold text-slate-900" data-testid="order-total">{totals.length ? moneyText(totals) : '—'}</dd>
       </dl>
       {order.comment && <p className="mt-3 text-sm text-slate-600">“{order.comment}”</p>}
-      {(order.receipt || (order.status === 'paying' && invoice?.status === 'open' && invoice.paymentUrl)) && (
+      {(receipt || (order.status === 'paying' && invoice?.status === 'open' && paymentUrl)) && (
         <div className="mt-4 flex flex-wrap items-center gap-3">
-          {order.receipt && (
-            <a href={order.receipt} target="_blank" rel="noreferrer" className="group inline-flex items-center gap-3 rounded-lg border border-slate-200 p-2 pr-4 text-sm font-medium text-blue-700 hover:bg-slate-50">
-              <img src={order.receipt} alt={w('receiptOf', { id: order.id })} width={56} height={56} className="h-14 w-14 rounded border border-slate-200 object-cover" />
+          {receipt && (
+            <a href={receipt} target="_blank" rel="noreferrer" className="group inline-flex items-center gap-3 rounded-lg border border-slate-200 p-2 pr-4 text-sm font-medium text-blue-700 hover:bg-slate-50">
+              <img src={receipt} alt={w('receiptOf', { id: order.id })} width={56} height={56} className="h-14 w-14 rounded border border-slate-200 object-cover" />
               <span className="inline-flex items-center gap-1.5"><FileText className="h-4 w-4" aria-hidden />{w('receipt')}</span>
             </a>
           )}
-          {!order.receipt && invoice?.paymentUrl && (
-            <a href={invoice.paymentUrl} className="inline-flex h-9 items-center rounded-md bg-blue-600 px-4 text-sm font-semibold text-white hover:bg-blue-500">{w('payNow')}</a>
+          {!receipt && paymentUrl && (
+            <a href={paymentUrl} className="inline-flex h-9 items-center rounded-md bg-blue-600 px-4 text-sm font-semibold text-white hover:bg-blue-500">{w('payNow')}</a>
           )}
         </div>
       )}

@@ -256,6 +256,18 @@ describe('orders page (widget order-list-default)', () => {
     renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
     expect(await screen.findByText('Sign in to see your orders.')).toBeTruthy();
   });
+
+  it('a stored receipt or payment url that fails the link allow-list is not drawn (no javascript: link or image)', async () => {
+    const paid: Order = { ...cart(2), id: 'o-4', status: 'approving', type: 'history', receipt: 'javascript:alert(document.domain)', currency: usd, invoices: [{ id: 'i', status: 'paid', provider: 'dummy', amount: 25, paymentUrl: null }] };
+    const waiting: Order = { ...cart(1), id: 'o-5', status: 'paying', type: 'history', invoices: [{ id: 'j', status: 'open', provider: 'dummy', amount: 12.5, paymentUrl: 'JavaScript:alert(1)' }] };
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME), [`GET ${SHOP}/orders`]: ok([waiting, paid]) });
+    const { container } = renderPage(<Variant module="ecommerce" entity="widget" row={widget} />);
+    const cards = within(await screen.findByRole('list', { name: 'Orders' })).getAllByRole('article');
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0]).queryByRole('link', { name: 'Pay now' })).toBeNull();
+    expect(within(cards[1]).queryByRole('link', { name: /Receipt/ })).toBeNull();
+    expect(container.innerHTML.toLowerCase()).not.toContain('javascript:');
+  });
 });
 
 const user = () => userEvent.setup();

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { Authorized } from './authorized.js';
-import { REFRESH_KEY, identityText, loadMe, shortAddress, subjectName, useSubject } from './session.js';
+import { REFRESH_KEY, browser, identityText, loadMe, shortAddress, subjectName, useSubject } from './session.js';
 import { browserSandbox, ME, fail, mockFetch, ok, renderPage } from './test-utils.js';
 import { loadChunks, lookup, registered } from '../../../web/registry.js';
 import { registerRbacWeb } from './index.js';
@@ -11,6 +11,16 @@ const ME_PATH = '/api/rbac/subjects/authentication/me';
 const REFRESH_PATH = '/api/rbac/subjects/authentication/refresh';
 
 const sandbox = browserSandbox();
+
+describe('browser.go', () => {
+  it('opens only an address the link allow-list takes: javascript:, data: and //host are refused before the browser sees them', () => {
+    // the sandbox spies on go; the real one is asked here
+    sandbox.go.mockRestore();
+    for (const url of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,x', '//evil.example/pay']) {
+      expect(() => browser.go(url), url).toThrow('This address cannot be opened');
+    }
+  });
+});
 
 describe('shortAddress', () => {
   it('keeps the first 6 and the last 4 characters', () => {

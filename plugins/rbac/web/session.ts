@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useBrowserQuery } from '../../../web/storefront/browser-query.js';
 import { ApiError, createHttp } from '../../../runtime/client/index.js';
 import { useHref } from '../../../web/storefront/context.js';
+import { isSafeLink } from '../../../engine/links.js';
 
 /** where the refresh token lives (spec §4); the session token is the server's httpOnly cookie */
 export const REFRESH_KEY = 'rbac.subject.refresh';
@@ -53,7 +54,9 @@ export interface SignedIn {
 
 /** browser side effects in one place, so tests can watch them */
 export const browser = {
+  /** opens an address that passes the link allow-list (engine/links.ts): a stored or answered url is never run as script */
   go(url: string) {
+    if (!isSafeLink(url)) throw new Error('This address cannot be opened');
     window.location.assign(url);
   },
 };
