@@ -3,7 +3,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Entity, Field, Model } from '../../engine/model.js';
 import { SERVER_FIELDS } from '../../engine/json-schema.js';
 import type { Database, Drizzle } from '../db/index.js';
-import { HttpError, type Cause } from '../http/errors.js';
+import { HttpError, badRequest, type Cause } from '../http/errors.js';
 import { isPrivileged, isSignedIn, type Caller, type Permits } from '../http/access.js';
 
 type Row = Record<string, unknown>;
@@ -122,6 +122,14 @@ export class Policy {
    * `body` holds the fields the request sets; `after` is the row as it will be; `before` the stored row.
    */
   async checkWrite(c: Context, caller: Caller, entity: Entity, op: 'create' | 'update' | 'delete', body: Row, after: Row, before?: Row, db: Drizzle = this.database.db) {
+    // a secret field (a password's hash and salt, a reset code's hash, a refresh token's hash) is the server's own: the
+    // API never writes one, for any caller (a value written here was stored as sent: a password in clear text that
+    // no sign-in accepts); its module's routes do (the identity routes set a password)
+    const secret = entity.fields.filter((f) => f.secret && f.name in body);
+    if (secret.length) {
+      const causes = secret.map((f) => ({ field: f.name, rule: 'secret', message: `${f.name} is secret: only the server writes it` }));
+      throw badRequest(`${secret.map((f) => f.name).join(', ')} ${secret.length === 1 ? 'is' : 'are'} secret: only the server writes ${secret.length === 1 ? 'it' : 'them'}`, causes);
+    }
     if (isPrivileged(caller)) return;
     const subjectId = caller.kind === 'subject' ? caller.subjectId! : undefined;
     let ownsBefore: boolean | undefined;

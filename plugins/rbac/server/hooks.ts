@@ -1,0 +1,29 @@
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import type { HookSet } from '../../../runtime/crud/hooks.js';
+import type { PluginContext } from '../../../runtime/plugin.js';
+
+/**
+ * The accounts module's rules on every write path (generic CRUD, the admin, plugin routes):
+ * - a subject that is deleted takes its logins with it: an identity linked to no other subject goes in the same
+ *   transaction. Left behind, it kept its email registered ("An account with this email already exists") while no
+ *   sign-in could reach it (an identity signs in to the subject it is linked to), and a reset reported success.
+ */
+export function accountHooks(ctx: PluginContext): HookSet {
+  const identity = ctx.model.byId['rbac/identity'];
+  return {
+    'rbac/subject': {
+      async beforeDelete(previous, { tx }) {
+        const link = ctx.database.tables['rbac/subjects-to-identities'];
+        const own: { id: string }[] = await tx.select({ id: link.identityId }).from(link).where(eq(link.subjectId, previous.id));
+        if (!own.length) return;
+        const ids = own.map((r) => r.id);
+        const shared: { id: string }[] = await tx
+          .select({ id: link.identityId })
+          .from(link)
+          .where(and(inArray(link.identityId, ids), ne(link.subjectId, previous.id)));
+        const keep = new Set(shared.map((r) => r.id));
+        for (const id of new Set(ids)) if (!keep.has(id)) await ctx.repo.delete(identity, id, tx);
+      },
+    },
+  };
+}

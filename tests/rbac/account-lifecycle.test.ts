@@ -1,0 +1,53 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { DIALECTS } from '../helpers/databases.js';
+import { bootAccounts, ROUTES, type AccountsApp } from '../helpers/accounts.js';
+
+/**
+ * A deleted subject takes its logins with it, so its address may register again; and the API never writes a
+ * secret field (a password's hash, its salt, a reset code's hash), for any caller: such a value was stored as
+ * sent, a password in clear text that no sign-in accepted.
+ */
+for (const d of DIALECTS) {
+  describe(`account lifecycle on ${d.name}`, () => {
+    let t: AccountsApp;
+    beforeAll(async () => {
+      t = (await bootAccounts(await d.make())) as AccountsApp;
+    });
+    afterAll(async () => t?.close());
+
+    it('deleting a subject deletes the identities only it had: the email registers again and signs in', async () => {
+      const s = await t.register('again@example.com', 'first-pass-1');
+      expect((await t.call('DELETE', `/api/rbac/subjects/${s.id}`)).status).toBe(200);
+      expect((await t.call('GET', `/api/rbac/identities/${s.identityId}`)).status).toBe(404);
+      const again = await t.anon('POST', ROUTES.register, { data: { login: 'again@example.com', password: 'second-pass-2' } });
+      expect(again.status).toBe(201);
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'again@example.com', password: 'second-pass-2' } })).status).toBe(200);
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'again@example.com', password: 'first-pass-1' } })).status).toBe(401);
+    });
+
+    it('an identity another subject also holds stays when one of them is deleted', async () => {
+      const a = await t.register('shared@example.com');
+      const b = await t.register('keeper@example.com');
+      expect((await t.call('POST', '/api/rbac/subjects-to-identities', { data: { subjectId: b.id, identityId: a.identityId } })).status).toBe(201);
+      expect((await t.call('DELETE', `/api/rbac/subjects/${a.id}`)).status).toBe(200);
+      expect((await t.call('GET', `/api/rbac/identities/${a.identityId}`)).status).toBe(200);
+      expect((await t.call('GET', `/api/rbac/identities/${b.identityId}`)).status).toBe(200);
+    });
+
+    it('password, salt and code are refused on create, update and bulk, naming each field, for the system key too', async () => {
+      const s = await t.register('secret@example.com', 'real-pass-1');
+      const create = await t.call('POST', '/api/rbac/identities', { data: { email: 'y@example.com', account: 'y@example.com', password: 'plain-pass-123' } });
+      expect(create.status).toBe(400);
+      expect(create.body).toMatchObject({ message: 'password is secret: only the server writes it', cause: [{ field: 'password', rule: 'secret' }] });
+      const update = await t.call('PATCH', `/api/rbac/identities/${s.identityId}`, { data: { password: 'x', salt: 'y', code: 'knowncode123' } });
+      expect(update.status).toBe(400);
+      expect(update.body.cause.map((c: { field: string }) => c.field)).toEqual(['password', 'salt', 'code']);
+      const bulk = await t.call('PATCH', '/api/rbac/identities/bulk', { data: [{ id: s.identityId, password: 'x' }] });
+      expect(bulk.status).toBe(400);
+      // the stored password is the one set through the accounts routes
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'secret@example.com', password: 'real-pass-1' } })).status).toBe(200);
+      // the fields the API may write still are
+      expect((await t.call('PATCH', `/api/rbac/identities/${s.identityId}`, { data: { account: 'secret@example.com' } })).status).toBe(200);
+    });
+  });
+}
