@@ -72,5 +72,17 @@ for (const d of DIALECTS) {
       expect(await causes('?url=/sku/a%3Db')).toEqual(['segment:required']);
       expect(await causes('')).toEqual(['url:required', 'segment:required']);
     });
+
+    it('find-by-url and url-segment-value take a url with its language prefix, as the storefront serves and links it', async () => {
+      for (const prefix of ['/ru', '/en', '']) {
+        const page = await server.api('GET', `/api/host/pages/find-by-url?url=${prefix}/sku/a%3Db`);
+        expect(page.status, prefix).toBe(200);
+        expect(page.body.data.url).toBe('/sku/[ecommerce.stores-to-products.sku]');
+        const value = await server.api('GET', `/api/host/pages/url-segment-value?url=${prefix}/sku/a%3Db&segment=ecommerce.stores-to-products.sku`);
+        expect(value.body.data, prefix).toBe('a=b');
+        expect((await fetch(`${server.url}${prefix}/sku/a%3Db`)).status, prefix).toBe(200);
+      }
+      expect((await server.api('GET', '/api/host/pages/find-by-url?url=/de/sku/a%3Db')).status).toBe(404);
+    });
   });
 }

@@ -71,13 +71,16 @@ export interface Resolved {
 const bare = <T>(entries: [string, T][] = []): Record<string, T> => Object.assign(Object.create(null) as Record<string, T>, Object.fromEntries(entries));
 
 /**
- * The page for a url: an exact match, else a page whose url has one entity segment where the
+ * The page for a url (with or without its language prefix): an exact match, else a page whose url has one entity segment where the
  * request has a value that names an existing row (e.g. /blog/articles/[blog.article.slug]).
  * Every candidate url goes into one IN query on the unique url index; the row is one lookup on
  * its unique field.
  */
 export async function findByUrl(ctx: PluginContext, rawUrl: string): Promise<Resolved | undefined> {
-  return findBySegments(ctx, segmentsOf(rawUrl));
+  const segments = segmentsOf(rawUrl);
+  // a url as the storefront writes it may start with a language code (spec: internal links are prefixed with the
+  // language), which the storefront serves as the same page in that language; pages are stored without it
+  return findBySegments(ctx, segments.length && ctx.model.languages.includes(segments[0]) ? segments.slice(1) : segments);
 }
 
 /** findByUrl for a url already split into (decoded) segments */
