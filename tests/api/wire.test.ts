@@ -150,6 +150,9 @@ for (const d of DIALECTS) {
       const byPage = await call('GET', '/api/revalidation/revalidate', { query: { tag: '/blog' } });
       expect(byPage.body.data).toMatchObject({ revalidated: true, path: '/blog' });
       expect((await call('GET', '/api/revalidation/revalidate', { query: { tag: 'nothing' } })).status).toBe(400);
+      // each refusal names its parameter and rule
+      expect((await call('GET', '/api/revalidation/revalidate', { query: { path: 'x' } })).body.cause).toEqual([{ field: 'path', rule: 'format', message: 'path must start with /' }]);
+      expect((await call('GET', '/api/revalidation/revalidate', { query: { path: '/', type: 'foo' } })).body.cause).toEqual([{ field: 'type', rule: 'enum', message: "type must be 'page' or 'layout'" }]);
     });
 
     it('§3 the shop as the reference client calls it: cart, totals, checkout, order calls', async () => {

@@ -49,5 +49,12 @@ for (const d of DIALECTS) {
       // the fields the API may write still are
       expect((await t.call('PATCH', `/api/rbac/identities/${s.identityId}`, { data: { account: 'secret@example.com' } })).status).toBe(200);
     });
+
+    it("the system key on a route for one's own account is told which route names a subject, not a 401", async () => {
+      const r = await t.call('POST', '/api/rbac/identities/email-and-password', { data: { email: 'sys@example.com', password: 'pass-12345' } });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe('This route acts for the signed-in subject, and the system key is none: use POST /api/rbac/subjects/{id}/identities');
+      expect((await t.anon('POST', '/api/rbac/identities/email-and-password', { data: { email: 'sys@example.com', password: 'pass-12345' } })).status).toBe(401);
+    });
   });
 }

@@ -227,6 +227,13 @@ for (const d of DIALECTS) {
       expect((await t.anon('GET', p('GET', '/api/ecommerce/products'))).body).toEqual({ data: { ok: true, authorized: true } });
       expect((await t.as(member.jwt)('GET', p('POST', '/api/ecommerce/products'))).status).toBe(403);
       expect((await t.anon('GET', `${ROUTES.isAuthorized}?permission[route]=/x&permission[method]=GET&permission[type]=WS`)).status).toBe(400);
+      // an error names the parameter as the caller spelled it
+      const named = async (query: string) => (await t.anon('GET', `${ROUTES.isAuthorized}?${query}`)).body.cause[0].field;
+      expect(await named('action[method]=GET&action[route]=/api/blog/articles&action[type]=GRAPHQL')).toBe('action[type]');
+      expect(await named('permission[method]=GET&permission[route]=/x&permission[type]=WS')).toBe('permission[type]');
+      expect(await named('permission[method]=FETCH&permission[route]=/x')).toBe('permission[method]');
+      expect(await named('method=GET&route=x')).toBe('route');
+      expect(await named('action[route]=/x')).toBe('action[method]');
     });
 
     it('secret fields stay out of reach of an admin session too', async () => {

@@ -100,8 +100,8 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
     }
     const path = c.req.query('path') ?? '/';
     const asked = c.req.query('type') ?? 'page';
-    if (!path.startsWith('/')) throw badRequest('path must start with /');
-    if (asked !== 'page' && asked !== 'layout') throw badRequest("type must be 'page' or 'layout'");
+    if (!path.startsWith('/')) throw badRequest('path must start with /', [{ field: 'path', rule: 'format', message: 'path must start with /' }]);
+    if (asked !== 'page' && asked !== 'layout') throw badRequest("type must be 'page' or 'layout'", [{ field: 'type', rule: 'enum', message: "type must be 'page' or 'layout'" }]);
     const type = asked === 'layout' && (await ctx.privileged(c)) ? 'layout' : 'page';
     storefrontOf(ctx).revalidate(path, type === 'layout');
     return c.json({ data: { revalidated: true, path, type } });

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { hasSecretKey } from '../../../runtime/http/access.js';
 import { sessionTokenOf } from '../../../runtime/http/session.js';
-import { HttpError } from '../../../runtime/http/errors.js';
+import { HttpError, badRequest } from '../../../runtime/http/errors.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Accounts } from './accounts.js';
 import { verifyAccessToken } from './tokens.js';
@@ -69,8 +69,13 @@ export async function requireSelf(c: Context, ctx: PluginContext, accounts: Acco
   return p;
 }
 
-export async function requireSubject(c: Context, ctx: PluginContext, accounts: Accounts) {
+/**
+ * The signed-in subject a route acts for (its own account). The system key acts for no subject: it is told which
+ * route names one (`instead`), rather than a 401 that reads as a wrong key.
+ */
+export async function requireSubject(c: Context, ctx: PluginContext, accounts: Accounts, instead?: string) {
   const p = await principalOf(c, ctx, accounts);
+  if (p.kind === 'system') throw badRequest(`This route acts for the signed-in subject, and the system key is none${instead ? `: use ${instead}` : ''}`);
   if (p.kind !== 'subject') throw new HttpError(401, 'Not authorized');
   return p;
 }

@@ -108,13 +108,22 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
 
   /** action[method|route] (ours) or permission[method|route|type] (the reference client's): 200 when allowed, 401/403 when not */
   app.get(`${base}/is-authorized`, async (c) => {
-    const q = (name: string) => c.req.query(`action[${name}]`) ?? c.req.query(`permission[${name}]`) ?? c.req.query(name);
-    const method = (q('method') ?? '').toUpperCase();
-    const route = q('route') ?? '';
-    const type = q('type') ?? 'HTTP';
-    if (type !== 'HTTP') throw badRequest("permission[type] must be 'HTTP'", [{ field: 'permission[type]', rule: 'enum', message: "type must be 'HTTP'" }]);
-    if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) throw badRequest('action[method] must be one of GET, POST, PUT, PATCH, DELETE', [{ field: 'action[method]', rule: 'enum', message: 'method must be one of GET, POST, PUT, PATCH, DELETE' }]);
-    if (!route.startsWith('/') || route.startsWith('//')) throw badRequest('action[route] must be a path starting with /', [{ field: 'action[route]', rule: 'format', message: 'route must start with /' }]);
+    // each parameter is named in an error as the caller sent it (action[route], permission[type], route)
+    const q = (name: string): [string, string | undefined] => {
+      for (const key of [`action[${name}]`, `permission[${name}]`, name]) {
+        const v = c.req.query(key);
+        if (v !== undefined) return [key, v];
+      }
+      return [`action[${name}]`, undefined];
+    };
+    const [methodKey, methodValue] = q('method');
+    const [routeKey, routeValue] = q('route');
+    const [typeKey, typeValue] = q('type');
+    const method = (methodValue ?? '').toUpperCase();
+    const route = routeValue ?? '';
+    if ((typeValue ?? 'HTTP') !== 'HTTP') throw badRequest(`${typeKey} must be 'HTTP'`, [{ field: typeKey, rule: 'enum', message: "type must be 'HTTP'" }]);
+    if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) throw badRequest(`${methodKey} must be one of GET, POST, PUT, PATCH, DELETE`, [{ field: methodKey, rule: 'enum', message: 'method must be one of GET, POST, PUT, PATCH, DELETE' }]);
+    if (!route.startsWith('/') || route.startsWith('//')) throw badRequest(`${routeKey} must be a path starting with /`, [{ field: routeKey, rule: 'format', message: 'route must start with /' }]);
     // the path as a request to it is routed: dot segments resolved (`/a/../b` is `/b`), the query left out
     await access.decide(c, method, new URL(route, 'http://localhost').pathname);
     return c.json({ data: { ok: true, authorized: true } });

@@ -190,7 +190,7 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
   });
 
   app.post('/api/rbac/identities/email-and-password', async (c) => {
-    const p = await requireSubject(c, ctx, accounts);
+    const p = await requireSubject(c, ctx, accounts, 'POST /api/rbac/subjects/{id}/identities');
     const body = newIdentity((await readBody(c)).data);
     return c.json({ data: await addEmailIdentity(c, p, p.subjectId, body) }, 201);
   });
