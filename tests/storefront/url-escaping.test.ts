@@ -84,5 +84,19 @@ for (const d of DIALECTS) {
       }
       expect((await server.api('GET', '/api/host/pages/find-by-url?url=/de/sku/a%3Db')).status).toBe(404);
     });
+
+    it('a page url whose entity segment could never match is refused naming url; a known one, in either spelling, is taken', async () => {
+      for (const url of ['/x/[nope.thing.slug]', '/x/[blog.article.title]', '/x/[blog.article.slug]/[blog.category.slug]', '/x/pre-[blog.article.slug]', '/x/[blog.article.slug']) {
+        const r = await server.system('POST', '/api/host/pages', { data: { url, title: 'X' } });
+        expect(r.status, url).toBe(400);
+        expect(r.body.cause[0]).toMatchObject({ field: 'url', rule: 'reference' });
+      }
+      const made = await server.system('POST', '/api/host/pages', { data: { url: '/y/[blog.articles.slug]', title: 'Y' } });
+      expect(made.status).toBe(201);
+      expect((await server.system('PATCH', `/api/host/pages/${made.body.data.id}`, { data: { url: '/y/[x.y.z]' } })).body.cause[0]).toMatchObject({ field: 'url', rule: 'reference' });
+      const bulk = await server.system('POST', '/api/host/pages/bulk', { data: [{ url: '/z1', title: 'Z' }, { url: '/z2/[a.b.c]', title: 'Z' }] });
+      expect(bulk.status).toBe(400);
+      expect(bulk.body.cause[0].field).toBe('data[1].url');
+    });
   });
 }

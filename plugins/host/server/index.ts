@@ -3,7 +3,7 @@ import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { seedFile } from '../../../runtime/seed-file.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
-import { allUrls, decodedSegments, findBySegments, findByUrl } from './pages.js';
+import { allUrls, decodedSegments, findBySegments, findByUrl, pageUrlProblem } from './pages.js';
 import { assemble, type PlanOf } from './assemble.js';
 import { LearnedReads } from './reads.js';
 import { coversPlan } from '../../../runtime/crud/expand.js';
@@ -259,7 +259,17 @@ export function createHostPlugin(options: HostOptions = {}): Plugin {
     name: 'host',
     routes: (app, ctx) => routes(app, ctx, options),
     // the page cache is invalidated by a hook on every entity, once the write is committed
-    hooks: (ctx) => ({ '*': { afterCommit: ({ entity, operation }) => storefrontOf(ctx).changed(entity.id, operation) } }),
+    hooks: (ctx) => {
+      const checkUrl = (data: { url?: unknown }) => {
+        const problem = typeof data.url === 'string' ? pageUrlProblem(ctx, data.url) : undefined;
+        if (problem) throw badRequest(problem, [{ field: 'url', rule: 'reference', message: problem }]);
+      };
+      return {
+        '*': { afterCommit: ({ entity, operation }) => storefrontOf(ctx).changed(entity.id, operation) },
+        // a page url's entity segment names a field pages can be found by
+        'host/page': { beforeCreate: (data) => checkUrl(data), beforeUpdate: (data) => checkUrl(data) },
+      };
+    },
     services: (ctx) => ({ storefront: { render: (c: Context, assets: PageAssets) => storefrontOf(ctx).render(c, assets), warm: documents } }),
     seed: seedFile(new URL('../seed.json', import.meta.url)),
     defaults: seedFile(new URL('../defaults.json', import.meta.url)),

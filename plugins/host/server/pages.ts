@@ -131,3 +131,20 @@ export async function allUrls(ctx: PluginContext): Promise<{ url: string; segmen
   return out.map((url) => ({ url, segments: segmentsOf(url) }));
 }
 
+/**
+ * Why a page url could never be matched, or undefined: at most one segment may be an entity segment, and it must be
+ * one the model offers ('[blog.article.slug]': a unique text field of a public entity, placeholders above); a bracket
+ * anywhere else never matches. Checked when a page is written (the host's hook), so a typo is a 400, not a page
+ * that answers 404 for every url.
+ */
+export function pageUrlProblem(ctx: PluginContext, url: string): string | undefined {
+  const segments = segmentsOf(url);
+  const marked = segments.filter((s) => s.includes('[') || s.includes(']'));
+  if (!marked.length) return undefined;
+  if (marked.length > 1) return `url may hold one entity segment, not ${marked.length} (${marked.join(', ')})`;
+  const [segment] = marked;
+  if (!segment.startsWith('[') || !segment.endsWith(']')) return `url's entity segment must be a whole segment in brackets, not '${segment}'`;
+  if (placeholders(ctx).some((p) => p.token === segment)) return undefined;
+  const example = placeholders(ctx)[0]?.token ?? '[blog.article.slug]';
+  return `url's segment ${segment} names no unique text field of a public entity (such as ${example})`;
+}
