@@ -49,6 +49,8 @@ function causeOf(err: ErrorObject, prefix: string): Cause {
       return { field, rule: 'required', message: `${field} is required` };
     }
     case 'enum':
+      // a key of a language map (propertyNames): the key is named, as what it must be
+      if (err.propertyName !== undefined) return { field: at, rule: 'language', message: `${at} has the key '${err.propertyName}', which is not a language of the site (${enumChoices(p.allowedValues as unknown[])})` };
       // an optional enum also takes null, which the list names in words rather than as an empty item
       return { field: at, rule: 'enum', message: `${at} must be one of: ${enumChoices(p.allowedValues as unknown[])}` };
     case 'format':
@@ -69,8 +71,11 @@ function causeOf(err: ErrorObject, prefix: string): Cause {
 
 function check(validate: ValidateFunction, data: unknown, prefix: string) {
   if (validate(data)) return;
-  const causes = (validate.errors ?? [])
-    .filter((e) => e.keyword !== 'anyOf' && !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null'))
+  const errors = validate.errors ?? [];
+  // a language map's wrong key is said once, by the key's own error (ajv adds a second, 'property name is invalid')
+  const keyed = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => e.instancePath));
+  const causes = errors
+    .filter((e) => e.keyword !== 'anyOf' && !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null') && !(e.keyword === 'propertyNames' && keyed.has(e.instancePath)))
     .map((e) => causeOf(e, prefix));
   const seen = new Set<string>();
   // a value of the wrong type that is also outside an enum says so once: the enum's list is the useful half

@@ -100,6 +100,10 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       // an optional enum also takes null: said in words, not as an empty last item ('…, dummy, ')
       const optional = await t.call('POST', '/api/billing/invoices', { data: { provider: 'paypal' } });
       expect(optional.body.cause).toEqual([{ field: 'provider', rule: 'enum', message: 'provider must be one of: stripe, 0xprocessing, payselection, payselection-international, cloudpayments, tiptoppay, dummy (or null)' }]);
+      // a language map's key that is not a language of the site: one cause, naming the key and the languages
+      const german = await t.call('POST', P, { data: { title: { de: 'Knopf', en: 'Button' } } });
+      expect(german.body).toMatchObject({ message: "Validation failed: title has the key 'de', which is not a language of the site (en, ru)", cause: [{ field: 'title', rule: 'language' }] });
+      expect(german.body.cause).toHaveLength(1);
       const required = await t.call('POST', '/api/host/metadata', { data: {} });
       expect(required.status).toBe(400);
       expect(required.body.cause).toEqual([{ field: 'title', rule: 'required', message: 'title is required' }]);
