@@ -50,6 +50,18 @@ for (const d of DIALECTS) {
       expect((await t.call('PATCH', `/api/rbac/identities/${s.identityId}`, { data: { account: 'secret@example.com' } })).status).toBe(200);
     });
 
+    it("a permission's route is one a request can match: a typo is refused naming route", async () => {
+      for (const route of ['no-slash', '/api/rbac/***', '/api/**/x', '/api/x/', '//evil', '/a b', '/api/x?y=1']) {
+        const r = await t.call('POST', '/api/rbac/permissions', { data: { method: 'GET', route } });
+        expect(r.status, route).toBe(400);
+        expect(r.body.cause, route).toEqual([expect.objectContaining({ field: 'route', rule: 'pattern' })]);
+      }
+      const made = await t.call('POST', '/api/rbac/permissions', { data: { method: 'GET', route: '/api/blog/articles/*/comments/**' } });
+      expect(made.status).toBe(201);
+      expect((await t.call('PATCH', `/api/rbac/permissions/${made.body.data.id}`, { data: { route: 'api/blog' } })).status).toBe(400);
+      expect((await t.call('PATCH', `/api/rbac/permissions/${made.body.data.id}`, { data: { route: '/**' } })).status).toBe(200);
+    });
+
     it("the system key on a route for one's own account is told which route names a subject, not a 401", async () => {
       const r = await t.call('POST', '/api/rbac/identities/email-and-password', { data: { email: 'sys@example.com', password: 'pass-12345' } });
       expect(r.status).toBe(400);
