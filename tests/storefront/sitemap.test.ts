@@ -2,6 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { bootApp, type TestApp } from '../helpers/app.js';
 import { createHostPlugin } from '../../plugins/host/server/index.js';
+import { notification } from '../../plugins/notification/server/index.js';
+import { createRbacPlugin } from '../../plugins/rbac/server/index.js';
+import { GENEROUS } from '../helpers/accounts.js';
 
 const ORIGIN = 'https://shop.example.com';
 
@@ -22,10 +25,12 @@ for (const d of DIALECTS) {
       return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
     };
     beforeAll(async () => {
-      t = await bootApp(await d.make(), { plugins: [createHostPlugin()], env: { PUBLIC_URL: ORIGIN } });
-      for (const url of ['/', '/about', '/blog/articles/[blog.article.slug]', '/404', '/500', '/orders/[ecommerce.order.id]']) {
+      t = await bootApp(await d.make(), { plugins: [notification, createRbacPlugin({ limits: GENEROUS }), createHostPlugin()], env: { PUBLIC_URL: ORIGIN } });
+      for (const url of ['/', '/about', '/blog/articles/[blog.article.slug]', '/404', '/500', '/rbac/subjects/[rbac.subject.slug]']) {
         expect((await t.call('POST', '/api/host/pages', { data: { url, title: url } })).status).toBe(201);
       }
+      // a private entity's segment (orders) names no page: refused when the page is written
+      expect((await t.call('POST', '/api/host/pages', { data: { url: '/orders/[ecommerce.order.id]', title: 'Orders' } })).body.cause[0]).toMatchObject({ field: 'url', rule: 'reference' });
       for (const slug of ['launch-week', 'second-post']) {
         expect((await t.call('POST', '/api/blog/articles', { data: { slug, title: { en: slug } } })).status).toBe(201);
       }
@@ -53,6 +58,24 @@ for (const d of DIALECTS) {
       const about = urls.find((u) => u.loc === `${ORIGIN}/ru/about`)!;
       expect(about.alternates).toEqual({ en: `${ORIGIN}/about`, ru: `${ORIGIN}/ru/about`, 'x-default': `${ORIGIN}/about` });
       expect(Number.isNaN(Date.parse(about.lastmod))).toBe(false);
+    });
+
+    it("a visitor's anonymous session (a subject with no sign-in method) is not listed; a subject with one is", async () => {
+      const init = await t.call('GET', '/api/rbac/subjects/authentication/init', undefined, { auth: false });
+      expect(init.status).toBe(200);
+      const anonymous = (await t.call('GET', '/api/rbac/subjects')).body.data as { slug: string }[];
+      expect(anonymous.length).toBeGreaterThan(0);
+      const registered = await t.call('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'listed@example.com', password: 'password123' } }, { auth: false });
+      expect(registered.status).toBe(201);
+      const me = (await t.call('GET', '/api/rbac/subjects/authentication/me', undefined, { token: registered.body.data.jwt })).body.data;
+      const sitemap = (await get('/sitemap.xml')).text;
+      const urls = ((await t.call('GET', '/api/host/pages/urls')).body.data.urls as { url: string }[]).map((u) => u.url);
+      expect(sitemap).toContain(`${ORIGIN}/rbac/subjects/${me.slug}<`);
+      expect(urls).toContain(`/rbac/subjects/${me.slug}`);
+      for (const s of anonymous.filter((a) => a.slug !== me.slug)) {
+        expect(sitemap).not.toContain(`/rbac/subjects/${s.slug}<`);
+        expect(urls).not.toContain(`/rbac/subjects/${s.slug}`);
+      }
     });
 
     it('a new row of a page\'s entity is listed at once, with its own lastmod', async () => {

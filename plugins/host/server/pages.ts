@@ -1,4 +1,4 @@
-import { asc } from 'drizzle-orm';
+import { and, asc, type SQL } from 'drizzle-orm';
 import type { Entity } from '../../../engine/model.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 
@@ -109,7 +109,23 @@ export async function findBySegments(ctx: PluginContext, segments: string[]): Pr
   return undefined;
 }
 
-/** every url the site answers: pages, with each entity segment filled in by every row's value */
+/**
+ * What a module says of its rows as pages (a service's `listedOnPages`, by entity id): only the rows the condition
+ * holds for are listed among the site's urls (/api/host/pages/urls, the sitemap). Their pages still answer at their
+ * urls. The accounts module lists no subject without a sign-in method (the anonymous session of each visitor).
+ */
+export type ListedOnPages = Record<string, (table: Record<string, unknown>) => SQL>;
+
+/** the condition an entity's rows are listed on (every module's that has one), for its table */
+export function listedWhere(ctx: PluginContext, entityId: string, table: Record<string, unknown>): SQL | undefined {
+  const conditions = Object.values(ctx.services).flatMap((s) => {
+    const listed = (s as { listedOnPages?: ListedOnPages } | undefined)?.listedOnPages;
+    return listed && Object.hasOwn(listed, entityId) ? [listed[entityId](table)] : [];
+  });
+  return and(...conditions);
+}
+
+/** every url the site answers: pages, with each entity segment filled in by every (listed) row's value */
 export async function allUrls(ctx: PluginContext): Promise<{ url: string; segments: string[] }[]> {
   const t = ctx.database.tables['host/page'];
   const pages: { url: string }[] = await ctx.database.db.select({ url: t.url }).from(t).orderBy(asc(t.url));
@@ -125,7 +141,7 @@ export async function allUrls(ctx: PluginContext): Promise<{ url: string; segmen
     }
     if (!mark) continue;
     const et = ctx.database.tables[mark.entity.id];
-    const values: Record<string, string>[] = await ctx.database.db.select({ v: et[mark.field] }).from(et).orderBy(asc(et[mark.field]));
+    const values: Record<string, string>[] = await ctx.database.db.select({ v: et[mark.field] }).from(et).where(listedWhere(ctx, mark.entity.id, et)).orderBy(asc(et[mark.field]));
     for (const { v } of values) out.push('/' + segs.map((s, j) => (j === i ? v : s)).join('/'));
   }
   return out.map((url) => ({ url, segments: segmentsOf(url) }));

@@ -1,7 +1,7 @@
 import { asc } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import type { PluginContext } from '../../../runtime/plugin.js';
-import { encodePath, placeholders, segmentsOf } from './pages.js';
+import { encodePath, listedWhere, placeholders, segmentsOf } from './pages.js';
 
 /** a sitemap file holds at most this many urls (sitemaps.org) */
 export const MAX_SITEMAP_URLS = 50_000;
@@ -38,7 +38,11 @@ export async function sitemapEntries(ctx: PluginContext): Promise<{ url: string;
     const mark = marks.find((m) => m.token === segs[i]);
     if (!mark) continue; // a segment of a private or unknown entity: not a public url
     const et = ctx.database.tables[mark.entity.id];
-    const rows: { v: string | null; updatedAt: Date }[] = await ctx.database.db.select({ v: et[mark.field], updatedAt: et.updatedAt }).from(et).orderBy(asc(et[mark.field]));
+    const rows: { v: string | null; updatedAt: Date }[] = await ctx.database.db
+      .select({ v: et[mark.field], updatedAt: et.updatedAt })
+      .from(et)
+      .where(listedWhere(ctx, mark.entity.id, et))
+      .orderBy(asc(et[mark.field]));
     for (const row of rows) {
       if (!row.v) continue;
       const lastmod = new Date(Math.max(new Date(page.updatedAt).getTime(), new Date(row.updatedAt).getTime()));

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, exists, inArray, ne, type SQL } from 'drizzle-orm';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { badRequest } from '../../../runtime/http/errors.js';
@@ -42,6 +42,20 @@ export function accountHooks(ctx: PluginContext): HookSet {
         const keep = new Set(shared.map((r) => r.id));
         for (const id of new Set(ids)) if (!keep.has(id)) await ctx.repo.delete(identity, id, tx);
       },
+    },
+  };
+}
+
+/**
+ * Subjects listed among the site's urls (the host's sitemap and /api/host/pages/urls): those with a sign-in method.
+ * Each visitor's anonymous session is a subject (authentication/init), and would otherwise add an indexed page of
+ * its own; a subject's page still answers at its url.
+ */
+export function listedOnPages(ctx: PluginContext): Record<string, (table: Record<string, unknown>) => SQL> {
+  return {
+    'rbac/subject': (table) => {
+      const link = ctx.database.tables['rbac/subjects-to-identities'];
+      return exists(ctx.database.db.select({ x: link.id }).from(link).where(eq(link.subjectId, table.id as never)));
     },
   };
 }

@@ -8,7 +8,7 @@ import { identityRoutes } from './routes/identities.js';
 import { crmRequestRoutes } from './routes/crm-requests.js';
 import { refuseForeignWrites } from './origin.js';
 import { DEFAULT_CHAIN_IDS } from './wallet.js';
-import { accountHooks } from './hooks.js';
+import { accountHooks, listedOnPages } from './hooks.js';
 
 export interface RbacOptions {
   limits?: RateLimits;
@@ -51,6 +51,7 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
       return (c, next) => (refuseForeign(c), authorize(c, next));
     },
     hooks: (ctx) => accountHooks(ctx),
+    services: (ctx) => ({ accounts: { listedOnPages: listedOnPages(ctx) } }),
     routes: (app, ctx) => {
       authenticationRoutes(app, deps(ctx));
       identityRoutes(app, deps(ctx));
