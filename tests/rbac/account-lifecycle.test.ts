@@ -50,6 +50,14 @@ for (const d of DIALECTS) {
       expect((await t.call('PATCH', `/api/rbac/identities/${s.identityId}`, { data: { account: 'secret@example.com' } })).status).toBe(200);
     });
 
+    it('a login (provider and account) belongs to one identity: a second is a 409 naming them', async () => {
+      await t.register('twice@example.com');
+      const again = await t.call('POST', '/api/rbac/identities', { data: { provider: 'email_and_password', account: 'twice@example.com', email: 'twice@example.com' } });
+      expect(again.status).toBe(409);
+      expect(again.body.cause.map((c: { field: string }) => c.field)).toEqual(expect.arrayContaining(['account']));
+      expect((await t.call('POST', '/api/rbac/identities', { data: { provider: 'telegram', account: 'twice@example.com' } })).status).toBe(201);
+    });
+
     it("a permission's route is one a request can match: a typo is refused naming route", async () => {
       for (const route of ['no-slash', '/api/rbac/***', '/api/**/x', '/api/x/', '//evil', '/a b', '/api/x?y=1']) {
         const r = await t.call('POST', '/api/rbac/permissions', { data: { method: 'GET', route } });
