@@ -187,6 +187,23 @@ describe('issue 17: an editor walks the admin at 1280 and 390 px', () => {
     expect((await server.api('GET', `/api/ecommerce/products/${PRODUCT}`)).body.data).toMatchObject({ adminTitle: 'Landing template v2', slug: 'landing-template' });
   });
 
+  it('opens a row whose rich text another client wrote (keys in another order): the editor shows it, nothing breaks', async () => {
+    const doc = '{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"Written elsewhere","marks":[{"type":"bold"}]}]}]}';
+    const widget = (await server.system('POST', '/api/website-builder/widgets', { data: { adminTitle: 'Foreign rich text', variant: 'content-default', description: { en: doc } } })).body.data;
+    const before = errors.length;
+    await page.goto(`${server.url}/admin/website-builder/widgets/${widget.id}`);
+    const form = dialog();
+    await shown(form.getByRole('textbox', { name: /Description/ }).locator('strong', { hasText: 'Written elsewhere' }));
+    // the crash drew the widget error screen in the dialog and logged a TypeError
+    expect(await form.getByText('Something went wrong').count()).toBe(0);
+    expect(errors.slice(before)).toEqual([]);
+    // opening is not an edit: Escape closes without asking
+    await page.keyboard.press('Escape');
+    await countIs(page.getByRole('dialog'), 0);
+    await page.goto(`${server.url}/admin/ecommerce/products`);
+    await shown(products().locator('tbody tr'));
+  });
+
   it('deletes after a confirm that names the row and what goes with it', async () => {
     await products().getByRole('searchbox').fill('v2');
     await countIs(products().locator('tbody tr'), 1);

@@ -269,3 +269,18 @@ describe('RichTextEditor', () => {
     expect((screen.getByRole('button', { name: 'Bold' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
+
+describe('RichTextEditor opens any valid stored document', () => {
+  it('a doc written by another client, keys in another order (text before marks) or with its own spacing, opens with its text and marks', async () => {
+    const foreign = '{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"Hello","marks":[{"type":"bold"}]}]}]}';
+    const spaced = JSON.stringify(JSON.parse(foreign), null, 2).replace(/"marks": \[/, '"marks" : [');
+    for (const value of [foreign, spaced]) {
+      const onChange = vi.fn();
+      const { container, unmount } = render(<RichTextEditor id="body" label="Body" value={value} onChange={onChange} />);
+      await waitFor(() => expect(container.querySelector('[role="textbox"] strong')?.textContent).toBe('Hello'));
+      // opening it is not an edit
+      expect(onChange).not.toHaveBeenCalled();
+      unmount();
+    }
+  });
+});

@@ -132,6 +132,12 @@ function LinkEditor({ editor, id, onClose }: { editor: Editor; id: string; onClo
   );
 }
 
+/** a JSON value as text with every object's keys in one order, so that two spellings of one document compare equal */
+export const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+
 export interface RichTextEditorProps {
   /** id of the editable area */
   id: string;
@@ -164,15 +170,20 @@ export function RichTextEditor({ id, value, onChange, disabled, label, linkEdito
     },
   });
 
-  // a value from outside (not the one we just emitted) replaces the content
+  // a value from outside (not the one we just emitted) replaces the content. The documents are compared with their
+  // keys in one order: a doc another client wrote ("text" before "marks") is the same document, not new content. An
+  // editor useEditor has already replaced (destroyed: its commands are gone) is left alone; its successor was made
+  // with the value as content
   useEffect(() => {
-    if (value === emitted.current) return;
+    if (value === emitted.current || editor.isDestroyed) return;
     const next = toEditorDoc(value);
-    if (JSON.stringify(editor.getJSON()) !== JSON.stringify(next)) editor.commands.setContent(next, { emitUpdate: false });
+    if (canonicalJson(editor.getJSON()) !== canonicalJson(next)) editor.commands.setContent(next, { emitUpdate: false });
     emitted.current = value ?? undefined;
   }, [editor, value]);
 
-  useEffect(() => editor.setEditable(!disabled, false), [editor, disabled]);
+  useEffect(() => {
+    if (!editor.isDestroyed) editor.setEditable(!disabled, false);
+  }, [editor, disabled]);
 
   const s = useEditorState({
     editor,
