@@ -1,4 +1,5 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { LinkRuleContext, type LinkRule } from '../ui/rich-text-view.js';
 import { resolveVariant } from './variants.js';
 import { isSafeLink } from '../../engine/links.js';
 
@@ -22,7 +23,17 @@ export interface PageContext {
 const Ctx = createContext<PageContext>({ language: 'en', languages: ['en'], defaultLanguage: 'en', url: '/', params: {} });
 
 export function PageProvider({ value, children }: { value: PageContext; children: ReactNode }) {
-  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+  // rich text writes its internal links as every other link of the page: with the page's language prefix
+  const { language, languages, defaultLanguage } = value;
+  const links = useMemo<LinkRule>(
+    () => ({ key: `${language}|${defaultLanguage}|${languages.join(',')}`, href: (url) => localizedHref(url, { language, languages, defaultLanguage }) }),
+    [language, defaultLanguage, languages],
+  );
+  return (
+    <Ctx.Provider value={value}>
+      <LinkRuleContext.Provider value={links}>{children}</LinkRuleContext.Provider>
+    </Ctx.Provider>
+  );
 }
 
 export const usePage = () => useContext(Ctx);

@@ -1,4 +1,4 @@
-import { createElement, Fragment, type ReactNode } from 'react';
+import { createContext, createElement, Fragment, useContext, type ReactNode } from 'react';
 import type { JSONContent } from '@tiptap/react';
 import { cn } from './cn.js';
 import { isSafeLink } from '../../engine/links.js';
@@ -54,8 +54,20 @@ export function richTextPlain(value: string | null | undefined): string {
   return value ? plainOf(value) : '';
 }
 
+/**
+ * How the page writes an internal link (the storefront prefixes it with the page's language, spec §2: '/ecommerce'
+ * on a /ru page is '/ru/ecommerce'); `key` names the rule, so that drawn trees are kept per rule. Outside a page
+ * (the admin) links are drawn as stored.
+ */
+export interface LinkRule {
+  key: string;
+  href(url: string): string;
+}
+const AS_STORED: LinkRule = { key: '', href: (url) => url };
+export const LinkRuleContext = createContext<LinkRule>(AS_STORED);
+
 /** text with its marks, from the allow-list; an unknown mark or an unsafe link leaves the text plain */
-function withMarks(text: string, marks: unknown): ReactNode {
+function withMarks(text: string, marks: unknown, links: LinkRule): ReactNode {
   if (!Array.isArray(marks)) return text;
   return marks.reduceRight<ReactNode>((inner, mark) => {
     if (!isObj(mark)) return inner;
@@ -65,19 +77,19 @@ function withMarks(text: string, marks: unknown): ReactNode {
     if (mark.type === 'code') return <code>{inner}</code>;
     const href = isObj(mark.attrs) ? mark.attrs.href : undefined;
     if (mark.type === 'link' && isSafeHref(href)) {
-      return /^https?:/i.test(href) ? <a href={href} target="_blank" rel="noopener noreferrer">{inner}</a> : <a href={href}>{inner}</a>;
+      return /^https?:/i.test(href) ? <a href={href} target="_blank" rel="noopener noreferrer">{inner}</a> : <a href={links.href(href)}>{inner}</a>;
     }
     return inner;
   }, text);
 }
 
-function renderNode(node: unknown, key: number, depth: number): ReactNode {
+function renderNode(node: unknown, key: number, depth: number, links: LinkRule = AS_STORED): ReactNode {
   if (!isObj(node) || depth > MAX_DEPTH) return null;
-  const children = () => kids(node).map((c, i) => renderNode(c, i, depth + 1));
+  const children = () => kids(node).map((c, i) => renderNode(c, i, depth + 1, links));
   const attrs = isObj(node.attrs) ? node.attrs : {};
   switch (node.type) {
     case 'text':
-      return typeof node.text === 'string' ? <Fragment key={key}>{withMarks(node.text, node.marks)}</Fragment> : null;
+      return typeof node.text === 'string' ? <Fragment key={key}>{withMarks(node.text, node.marks, links)}</Fragment> : null;
     case 'doc': return <Fragment key={key}>{children()}</Fragment>;
     case 'paragraph': return <p key={key}>{children()}</p>;
     case 'heading': {
@@ -101,17 +113,24 @@ function renderNode(node: unknown, key: number, depth: number): ReactNode {
   }
 }
 
-/** renders a stored value through an allow-list of node and mark types, never as HTML */
+/** renders a stored value through an allow-list of node and mark types, never as HTML; internal links by the page's rule */
 export function RichTextView({ value, className }: { value: string | null | undefined; className?: string }) {
-  return <div className={cn(PROSE, className)}>{drawn(value)}</div>;
+  const links = useContext(LinkRuleContext);
+  return <div className={cn(PROSE, className)}>{drawn(value, links)}</div>;
 }
 
 /**
- * The drawn tree of a stored value, kept by the value: React elements never change once made, so the same text drawn
- * again (every render of a page, every card of a list) is parsed and walked once. Bounded: cleared when full.
+ * The drawn tree of a stored value, kept by the value (per link rule: one per language): React elements never change
+ * once made, so the same text drawn again (every render of a page, every card of a list) is parsed and walked once.
+ * Bounded: cleared when full.
  */
-const drawnOf = keptBy(500, (value: string): ReactNode => renderNode(parseRichText(value), 0, 0));
-function drawn(value: string | null | undefined): ReactNode {
-  return value ? drawnOf(value) : renderNode(EMPTY_DOC, 0, 0);
+const drawnBy = new Map<string, (value: string) => ReactNode>();
+function drawn(value: string | null | undefined, links: LinkRule = AS_STORED): ReactNode {
+  if (!value) return renderNode(EMPTY_DOC, 0, 0);
+  let drawnOf = drawnBy.get(links.key);
+  if (!drawnOf) {
+    if (drawnBy.size >= 16) drawnBy.clear();
+    drawnBy.set(links.key, (drawnOf = keptBy(500, (v: string): ReactNode => renderNode(parseRichText(v), 0, 0, links))));
+  }
+  return drawnOf(value);
 }
-

@@ -284,3 +284,28 @@ describe('RichTextEditor opens any valid stored document', () => {
     }
   });
 });
+
+describe('RichTextView on a page', () => {
+  it("writes internal links with the page's language prefix (spec §2), as every other link of the page; external and prefixed ones stay", async () => {
+    const { PageProvider } = await import('../storefront/context.js');
+    const link = (href: string, text: string) => ({ type: 'text', text, marks: [{ type: 'link', attrs: { href } }] });
+    const value = JSON.stringify({ type: 'doc', content: [{ type: 'paragraph', content: [link('/ecommerce', 'shop'), link('https://example.com/x', 'out'), link('/ru/blog', 'blog'), link('mailto:a@example.com', 'mail'), link('#top', 'top')] }] });
+    const hrefs = (language: string) => {
+      const { container, unmount } = render(
+        <PageProvider value={{ language, languages: ['en', 'ru'], defaultLanguage: 'en', url: '/', params: {} }}>
+          <RichTextView value={value} />
+        </PageProvider>,
+      );
+      const found = [...container.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+      unmount();
+      return found;
+    };
+    expect(hrefs('ru')).toEqual(['/ru/ecommerce', 'https://example.com/x', '/ru/blog', 'mailto:a@example.com', '#top']);
+    // the same text drawn on an English page (kept per language: not the Russian tree again)
+    expect(hrefs('en')).toEqual(['/ecommerce', 'https://example.com/x', '/ru/blog', 'mailto:a@example.com', '#top']);
+    expect(hrefs('ru')[0]).toBe('/ru/ecommerce');
+    // outside a page (the admin) as stored
+    const { container } = render(<RichTextView value={value} />);
+    expect(container.querySelector('a')?.getAttribute('href')).toBe('/ecommerce');
+  });
+});
