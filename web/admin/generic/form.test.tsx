@@ -135,6 +135,8 @@ describe('the generic form', () => {
     expect(language.value).toBe('en');
     await userEvent.type(field('Admin title'), 'Blog');
     await userEvent.type(field('URL'), 'blog');
+    // added as typed: a form sent with Enter from the field sends it too
+    expect(field('URL').value).toBe('/blog');
     await userEvent.tab();
     expect(field('URL').value).toBe('/blog');
     await userEvent.click(screen.getByRole('button', { name: 'Create' }));
@@ -175,6 +177,9 @@ describe('the generic form', () => {
     expect([...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent).join()).not.toContain('already taken');
     expect(screen.getByRole('button', { name: 'Create' }).getAttribute('data-status')).toBe('error');
     expect(document.activeElement).toBe(field('Slug'));
+    // the server's word was about 'taken': once the value changes it goes
+    await userEvent.type(field('Slug'), '-2');
+    expect(screen.queryByText('Slug is already taken')).toBeNull();
 
     await userEvent.clear(field('Slug'));
     await userEvent.type(field('Slug'), 'lamp');

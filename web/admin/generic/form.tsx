@@ -121,6 +121,9 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
       const source = (titleField && (next[titleField.name] as string | undefined)) || title;
       if (slug && !touched.current.has(slug.name)) next = { ...next, [slug.name]: source ? slugify(source) || undefined : undefined };
     }
+    // the server's word about a field is about the value it was sent: once that value changes, it goes
+    const stale = Object.keys(extraErrors).filter((name) => !same(next[name], formData[name]));
+    if (stale.length) setExtraErrors(Object.fromEntries(Object.entries(extraErrors).filter(([name]) => !stale.includes(name))));
     setFormData(next);
   };
 

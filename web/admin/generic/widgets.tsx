@@ -65,9 +65,9 @@ export const widgets: RegistryWidgetsType = {
       placeholder={placeholder}
       aria-invalid={invalid(rawErrors)}
       className="aria-[invalid=true]:border-red-600"
-      onChange={(e) => onChange(empty(e.target.value))}
-      // a path field ('^/…'): the leading slash is added for the editor
-      onBlur={(e) => options.leadingSlash && e.target.value && !e.target.value.startsWith('/') && onChange(`/${e.target.value}`)}
+      // a path field ('^/…'): the leading slash is added for the editor as they type, so that a form sent with Enter
+      // from the field sends it too
+      onChange={(e) => onChange(empty(options.leadingSlash && e.target.value && !e.target.value.startsWith('/') ? `/${e.target.value}` : e.target.value))}
     />
   ),
   textarea: ({ id, value, onChange, disabled, readonly, placeholder, rawErrors }: WidgetProps) => (
