@@ -27,7 +27,10 @@ describe('storefront head and language links per language', () => {
     const en = (await get('/')).html;
     expect(title(en)).toBe('Studio — site templates');
     expect(meta(en, 'description')).toBe('Site templates, a blog and a shop, built from manifests');
-    expect(meta((await get('/blog')).html, 'og:description')).toBe('Site templates, a blog and a shop, built from manifests');
+    // /blog has a description of its own (a page's text is in its language, English here): over the site's in
+    // English, and not on /ru/blog (above)
+    expect(meta((await get('/blog')).html, 'og:description')).toBe('News, guides and launches');
+    expect(meta((await get('/blog')).html, 'description')).toBe('News, guides and launches');
   });
 
   it("a translation's missing text falls back to the default language's", async () => {

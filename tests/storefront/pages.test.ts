@@ -305,11 +305,28 @@ describe('storefront pages', () => {
       expect(html).toContain('<meta name="twitter:card" content="app">');
       // the rest is the first primary's
       expect(html).toContain('<meta property="og:site_name" content="Studio">');
-      expect(html).toMatch(/<title>[^<]* \| Studio — site templates<\/title>/);
+      // the page's own metadata titles it (the later link's), before the site's title
+      expect(html).toContain('<title>Careers 2 | Studio — site templates</title>');
       expect(html).not.toContain('Not the site');
     } finally {
       for (const id of links) await server.system('DELETE', `/api/host/pages-to-metadata/${id}`);
       for (const id of made) await server.system('DELETE', `/api/host/metadata/${id}`);
+    }
+  });
+
+  it("a page's own description is over the site's (and under the page's own metadata)", async () => {
+    const careers = (await server.api('GET', '/api/host/pages/find-by-url?url=/careers')).body.data;
+    const before = careers.description;
+    try {
+      expect((await server.system('PATCH', `/api/host/pages/${careers.id}`, { data: { description: 'Work with the studio' } })).status).toBe(200);
+      const html = (await get('/careers')).html;
+      expect(html).toContain('<meta name="description" content="Work with the studio">');
+      expect(html).toContain('<meta property="og:description" content="Work with the studio">');
+      // the default text is no description of its own: the site's stays
+      expect((await server.system('PATCH', `/api/host/pages/${careers.id}`, { data: { description: 'Description' } })).status).toBe(200);
+      expect((await get('/careers')).html).toContain('<meta name="description" content="Site templates, a blog and a shop, built from manifests">');
+    } finally {
+      await server.system('PATCH', `/api/host/pages/${careers.id}`, { data: { description: before } });
     }
   });
 

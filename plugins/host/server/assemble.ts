@@ -157,16 +157,29 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   const ownRows = metaLinks.length ? ((await ctx.repo.readIn(db, metadata, 'id', [...new Set(metaLinks.map((l) => l.metadataId as string))], false, METADATA_READ)) as Row[]) : [];
   const ownById = new Map(ownRows.map((m) => [m.id, m]));
   const own = metaLinks.map((l) => ownById.get(l.metadataId as string)).filter((m): m is Row => !!m && forAll(m));
-  const bases = [site, ...own].filter((m): m is Row => !!m);
-  const translated = language !== ctx.model.defaultLanguage && bases.length ? [...new Set(bases.map((m) => `${m.slug}-${language}`))] : [];
+  // the page's own description (not its default) is over the site's, and under the page's own metadata rows; it is
+  // one text, in the page's `language` (the default language unless set), so it describes the page in that language
+  const ownLanguage = typeof page.language === 'string' && page.language ? page.language : ctx.model.defaultLanguage;
+  const pageDescription = ownLanguage === language && typeof page.description === 'string' && page.description && page.description !== 'Description' ? page.description : '';
+  const pageLayer: Row | undefined = pageDescription ? { id: '', description: pageDescription, opengraphDescription: pageDescription, twitterDescription: pageDescription } : undefined;
+  const bases = [site, pageLayer, ...own].filter((m): m is Row => !!m);
+  const translated = language !== ctx.model.defaultLanguage && bases.length ? [...new Set(bases.filter((m) => m.slug).map((m) => `${m.slug}-${language}`))] : [];
   const translations = translated.length ? ((await ctx.repo.readIn(db, metadata, 'slug', translated, false, METADATA_READ)) as Row[]) : [];
   const translationOf = new Map(translations.map((m) => [m.slug as string, m]));
   const meta: Record<string, string> = {};
   let siteTitle = '';
+  // a page's own metadata row titles the page (before the site's title, as the page's own title is): its
+  // translation's title in the page's language first
+  let ownTitle = '';
+  let ownTitleHere = '';
   for (const base of bases) {
-    for (const m of [base, translationOf.get(`${base.slug}-${language}`)]) {
+    for (const m of [base, base.slug ? translationOf.get(`${base.slug}-${language}`) : undefined]) {
       if (!m) continue;
       if (base === site && typeof m.title === 'string' && m.title) siteTitle = m.title;
+      else if (base !== pageLayer && typeof m.title === 'string' && m.title.trim()) {
+        if (m === base) ownTitle = m.title.trim();
+        else ownTitleHere = m.title.trim();
+      }
       for (const [field, name] of Object.entries(META_FIELDS)) if (typeof m[field] === 'string' && m[field]) meta[name] = m[field] as string;
     }
   }
@@ -185,9 +198,9 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     }
     return '';
   };
-  const pageTitle = itemTitle || localTitle() || (page.title as string) || 'Page';
+  const inDefault = language === ctx.model.defaultLanguage;
+  const pageTitle = itemTitle || ownTitleHere || (inDefault && ownTitle) || localTitle() || ownTitle || (page.title as string) || 'Page';
   const title = siteTitle && siteTitle !== pageTitle && page.url !== '/' ? `${pageTitle} | ${siteTitle}` : siteTitle || pageTitle;
-  if (typeof page.description === 'string' && page.description && page.description !== 'Description') meta.description ??= page.description;
   // a page about one row is described by that row, in the page's language, as its card image is (file-storage's
   // cardText): its short description, else its subtitle, else its description
   const itemText = (field: string) => (item ? headDescription(pick(item[field], { language, defaultLanguage: ctx.model.defaultLanguage })) : '');
