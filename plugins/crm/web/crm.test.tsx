@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
-import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
+import { LeadBlock, PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { registerCrmWeb } from './index.js';
 import { loadChunks } from '../../../web/registry.js';
@@ -62,6 +62,20 @@ describe('crm form list', () => {
     const message = screen.getByLabelText('Message') as HTMLTextAreaElement;
     expect([message.tagName, message.required]).toEqual(['TEXTAREA', false]);
     expect(screen.getByRole('button', { name: 'Submit' })).toBeTruthy();
+  });
+
+  it("leading the page's content, its title is the page's h1 (a page that starts with a form has one)", () => {
+    for (const variant of ['form-list-default', 'form-list-wide']) {
+      const { unmount } = render(
+        <QueryClientProvider client={new QueryClient()}>
+          <PageProvider value={page()}>
+            <LeadBlock id="w1"><Variant module="crm" entity="widget" row={widget(variant)} /></LeadBlock>
+          </PageProvider>
+        </QueryClientProvider>,
+      );
+      expect(screen.getByRole('heading', { level: 1, name: 'Have a project in mind?' }), variant).toBeTruthy();
+      unmount();
+    }
   });
 
   it('speaks the page language', () => {

@@ -1,13 +1,15 @@
-import { targets, useT, Variant, type Expanded } from '../../../web/storefront/context.js';
+import { targets, useT, useTitleTag, Variant, type Expanded } from '../../../web/storefront/context.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 
 function WidgetText({ row, className }: { row: Expanded; className?: string }) {
   const t = useT();
+  // the page's h1 when this widget leads the page's content
+  const Title = useTitleTag(row);
   if (!t(row.title) && !t(row.subtitle) && !t(row.description)) return null;
   return (
     <header className={className}>
-      {t(row.title) && <h2 className="text-3xl font-bold tracking-tight text-slate-900 lg:text-4xl">{t(row.title)}</h2>}
+      {t(row.title) && <Title className="text-3xl font-bold tracking-tight text-slate-900 lg:text-4xl">{t(row.title)}</Title>}
       {t(row.subtitle) && <p className="mt-3 text-lg text-slate-600">{t(row.subtitle)}</p>}
       {t(row.description) && <RichTextView value={t(row.description)} className="mt-4 text-slate-600" />}
     </header>
