@@ -154,3 +154,18 @@ describe("website-builder/widget 'footer-default'", () => {
     await expectHydrates(<Variant module="website-builder" entity="widget" row={footer} />);
   });
 });
+
+describe('isCurrent', () => {
+  it('reads a link as it is drawn: without its leading slash, with a language prefix, with a query or a trailing slash', async () => {
+    const { isCurrent } = await import('./navbar.js');
+    const languages = ['en', 'ru'];
+    for (const url of ['builder-test', '/builder-test', '/builder-test/', '/ru/builder-test', 'ru/builder-test', '/builder-test?x=1#top']) {
+      expect(isCurrent(url, '/builder-test', languages), url).toBe(true);
+    }
+    for (const url of ['/builder', '/builder-test/more', 'https://example.com/builder-test', '#builder-test', '']) {
+      expect(isCurrent(url, '/builder-test', languages), url).toBe(false);
+    }
+    expect(isCurrent('/', '/', languages)).toBe(true);
+    expect(isCurrent('/ru', '/', languages)).toBe(true);
+  });
+});

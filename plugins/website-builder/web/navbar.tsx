@@ -16,11 +16,15 @@ const X = lucideIcon(xIcon);
 /** the lg breakpoint: at and above it the links are inline and the menu closes */
 const LARGE = '(min-width: 1024px)';
 
-/** whether a link points at the page being shown (the page url has no language prefix) */
-function isCurrent(url: string, pageUrl: string): boolean {
+/**
+ * Whether a link points at the page being shown, read as the link is drawn: a path without its leading '/'
+ * ('blog') is '/blog', and a language prefix ('/ru/blog') is not part of it (the page url has none).
+ */
+export function isCurrent(url: string, pageUrl: string, languages: readonly string[] = []): boolean {
   if (!url || url.includes(':') || url.startsWith('#')) return false;
-  const path = url.split(/[?#]/)[0].replace(/\/+$/, '') || '/';
-  return path === (pageUrl.replace(/\/+$/, '') || '/');
+  const segments = url.split(/[?#]/)[0].split('/').filter(Boolean);
+  if (segments.length && languages.includes(segments[0])) segments.shift();
+  return '/' + segments.join('/') === (pageUrl.replace(/\/+$/, '') || '/');
 }
 
 function NavLinks({ buttons, className, linkClassName, onNavigate }: { buttons: Expanded[]; className: string; linkClassName: string; onNavigate?: () => void }) {
@@ -31,7 +35,7 @@ function NavLinks({ buttons, className, linkClassName, onNavigate }: { buttons: 
     <ul className={className}>
       {buttons.map((button) => {
         const url = str(button.url);
-        const current = isCurrent(url, page.url);
+        const current = isCurrent(url, page.url, page.languages);
         return (
           <li key={button.id}>
             <a
