@@ -97,16 +97,23 @@ export function usePageRow(param: string, widget: Expanded, relation: string, en
  * A widget that lists the far ends of one of its relations as cards: its header, then one card each.
  * @example <CardListSection row={row} relation="widgetsToArticles" end="article" label="Articles" card={(a) => <ArticleCard article={a} />} />
  */
-export function CardListSection({ row, relation, end, label, card }: { row: Expanded; relation: string; end: string; label: string; card: (item: Expanded) => ReactNode }) {
+export function CardListSection({ row, relation, end, label, card, empty }: { row: Expanded; relation: string; end: string; label: string; card: (item: Expanded) => ReactNode; empty?: string }) {
   const t = useT();
+  const w = useWords();
+  const items = targets(row, relation, end);
   return (
     <Section row={row}>
       <SectionHeader row={row} />
-      <CardGrid label={t(row.title) || label}>
-        {targets(row, relation, end).map((item) => (
-          <GridItem key={item.id}>{card(item)}</GridItem>
-        ))}
-      </CardGrid>
+      {/* an empty list says so under its heading ('No found items', spec §8, or the list's own words) */}
+      {items.length ? (
+        <CardGrid label={t(row.title) || label}>
+          {items.map((item) => (
+            <GridItem key={item.id}>{card(item)}</GridItem>
+          ))}
+        </CardGrid>
+      ) : (
+        <p className="text-slate-600">{empty ?? w('noFoundItems')}</p>
+      )}
     </Section>
   );
 }

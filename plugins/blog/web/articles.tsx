@@ -7,7 +7,8 @@ import { useBlogWords } from './words.js';
 /** 'article-list-default': the widget's title and subtitle, then its articles as cards */
 export function ArticleListDefault({ row }: { row: Expanded }) {
   const w = useWords();
-  return <CardListSection row={row} relation="widgetsToArticles" end="article" label={w('articles')} card={(a) => <ArticleCard article={a} />} />;
+  const bw = useBlogWords();
+  return <CardListSection row={row} relation="widgetsToArticles" end="article" label={w('articles')} card={(a) => <ArticleCard article={a} />} empty={bw('noArticles')} />;
 }
 
 /** the article an overview shows: the page's (params['blog.article']) or the widget's first */

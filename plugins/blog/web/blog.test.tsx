@@ -242,6 +242,15 @@ describe('latest articles', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Не удалось загрузить последние статьи.');
   });
 
+  it('an article list with no articles says so under its heading, in the page language; no empty list is drawn', () => {
+    show(widget('article-list-default', { widgetsToArticles: [] }));
+    expect(screen.getByText('No articles yet')).toBeTruthy();
+    expect(screen.queryByRole('list')).toBeNull();
+    cleanup();
+    show(widget('article-list-default', { widgetsToArticles: [] }), page('ru'));
+    expect(screen.getByText('Статей пока нет')).toBeTruthy();
+  });
+
   it('is a variant an admin can pick, registered like the others', () => {
     expect(lookup('blog', 'widget', 'article-list-latest-default')).toBe(ArticleListLatest);
     const manifest = JSON.parse(readFileSync(join(process.cwd(), 'schemas', 'blog', 'widget.json'), 'utf8')) as { variants: string[] };
