@@ -44,7 +44,8 @@ export async function sampleRow(model: Model, entity: Entity, call: Call): Promi
   const row: Record<string, unknown> = { variant: entity.variants[entity.variants.length - 1], className: 'sample' };
   if (entity.relation) row.orderIndex = 2;
   for (const f of entity.fields) {
-    if (f.common) continue;
+    // a secret field is the server's own: the API never writes one
+    if (f.common || f.secret) continue;
     if (f.kind === 'reference') {
       const target = model.byId[f.target!];
       const res = await call('POST', pathOf(target), { data: await sampleRow(model, target, call) });
