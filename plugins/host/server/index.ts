@@ -13,6 +13,8 @@ import { PageCache } from './cache.js';
 import { createEventBus } from '../../../runtime/events.js';
 import { discoveryRoutes } from './sitemap.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
+import type { Drizzle } from '../../../runtime/db/index.js';
+import { and, eq } from 'drizzle-orm';
 import { keptBy } from '../../../runtime/kept.js';
 import { utf8 } from '../../../runtime/http/wire.js';
 import { withQueryInLanguageLinks } from './language-links.js';
@@ -264,10 +266,35 @@ export function createHostPlugin(options: HostOptions = {}): Plugin {
         const problem = typeof data.url === 'string' ? pageUrlProblem(ctx, data.url) : undefined;
         if (problem) throw badRequest(problem, [{ field: 'url', rule: 'reference', message: problem }]);
       };
+      // a host widget's link to a module's widget names one that exists (when a caller writes it: seeds of several
+      // modules are written in any order), and goes when that widget is deleted (the far end is polymorphic: no
+      // foreign key does it)
+      const externalLinks = ctx.model.byId['host/widgets-to-external-widgets'];
+      const checkExternal = async (data: { externalModule?: unknown; externalWidgetId?: unknown }, tx: Drizzle) => {
+        const target = ctx.model.byId[`${String(data.externalModule ?? 'website-builder')}/widget`];
+        const found = target && typeof data.externalWidgetId === 'string' ? await ctx.repo.get(target, data.externalWidgetId, tx) : undefined;
+        if (!found) {
+          const message = `externalWidgetId names no ${String(data.externalModule ?? 'website-builder')} widget`;
+          throw badRequest(message, [{ field: 'externalWidgetId', rule: 'reference', message }]);
+        }
+      };
       return {
-        '*': { afterCommit: ({ entity, operation }) => storefrontOf(ctx).changed(entity.id, operation) },
+        '*': {
+          afterCommit: ({ entity, operation }) => storefrontOf(ctx).changed(entity.id, operation),
+          async afterDelete(previous, { entity, tx }) {
+            if (entity.name !== 'widget' || entity.module === 'host') return;
+            const t = ctx.database.tables[externalLinks.id];
+            const stale: { id: string }[] = await tx.select({ id: t.id }).from(t).where(and(eq(t.externalModule, entity.module), eq(t.externalWidgetId, previous.id as string)));
+            for (const { id } of stale) await ctx.repo.delete(externalLinks, id, tx);
+          },
+        },
         // a page url's entity segment names a field pages can be found by
         'host/page': { beforeCreate: (data) => checkUrl(data), beforeUpdate: (data) => checkUrl(data) },
+        'host/widgets-to-external-widgets': {
+          beforeCreate: (data, { tx, caller }) => (caller ? checkExternal(data, tx) : undefined),
+          beforeUpdate: (data, { tx, caller, previous }) =>
+            caller && ('externalModule' in data || 'externalWidgetId' in data) ? checkExternal({ ...previous, ...data }, tx) : undefined,
+        },
       };
     },
     services: (ctx) => ({ storefront: { render: (c: Context, assets: PageAssets) => storefrontOf(ctx).render(c, assets), warm: documents } }),
