@@ -1,4 +1,4 @@
-import { useCallback, useState, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Copy, Pencil, Trash2 } from 'lucide-react';
@@ -123,6 +123,28 @@ export function RowActions({ entity, row, onOpen }: { entity: EntityInfo; row: R
   const model = useModel();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  /**
+   * Once the row is gone (its Delete button with it), focus stays in the list rather than falling to the page: the
+   * Delete button of the row now in its place, else of the row before, else the list's search box. Where the row was
+   * is noted when Delete is pressed: by the time it is deleted, this component is gone.
+   */
+  const where = useRef<{ section: Element; at: number }>(undefined);
+  const notePlace = (button: HTMLElement) => {
+    const item = button.closest('tr, li, [data-row]');
+    const section = button.closest('section');
+    where.current = item && section ? { section, at: [...(item.parentElement?.children ?? [])].indexOf(item) } : undefined;
+  };
+  const keepFocus = () => {
+    const place = where.current;
+    if (!place) return;
+    // after the list has drawn without the row
+    setTimeout(() => {
+      const rows = [...place.section.querySelectorAll<HTMLElement>('tbody tr, ul > li, [data-row]')];
+      const next = rows[place.at] ?? rows[place.at - 1];
+      const target = next?.querySelector<HTMLElement>('button[aria-label^="Delete"]') ?? place.section.querySelector<HTMLElement>('[role="searchbox"], input[type="search"]');
+      target?.focus();
+    }, 50);
+  };
   // each row's buttons are named after the row ('Edit Hosting'), as a relation's 'Remove Hosting' is
   const label = labelOf(row, adminLanguage(model));
   const name = label && label !== row.id ? label : `${entity.title} ${shortId(row.id)}`;
@@ -131,11 +153,11 @@ export function RowActions({ entity, row, onOpen }: { entity: EntityInfo; row: R
       <Button size="sm" variant="outline" aria-label={`Edit ${name}`} title="Edit" className="w-9 px-0 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); onOpen ? onOpen(row) : setEditing(true); }}>
         <Pencil aria-hidden className="h-4 w-4" /> <span className="max-2xl:sr-only">Edit</span>
       </Button>
-      <Button size="sm" variant="ghost" aria-label={`Delete ${name}`} title="Delete" className="w-9 px-0 text-red-700 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); setConfirming(true); }}>
+      <Button size="sm" variant="ghost" aria-label={`Delete ${name}`} title="Delete" className="w-9 px-0 text-red-700 2xl:w-auto 2xl:px-3" onClick={(e) => { e.stopPropagation(); notePlace(e.currentTarget); setConfirming(true); }}>
         <Trash2 aria-hidden className="h-4 w-4" /> <span className="max-2xl:sr-only">Delete</span>
       </Button>
       {!onOpen && editing && <FormDialog entity={entity} row={row} open={editing} onClose={() => setEditing(false)} />}
-      {confirming && <DeleteDialog entity={entity} row={row} open={confirming} onOpenChange={setConfirming} />}
+      {confirming && <DeleteDialog entity={entity} row={row} open={confirming} onOpenChange={setConfirming} onDeleted={keepFocus} />}
     </div>
   );
 }
