@@ -227,6 +227,8 @@ describe('issue 17: an editor walks the admin at 1280 and 390 px', () => {
     await page.getByRole('alertdialog', { name: 'Delete?' }).getByRole('button', { name: 'Delete' }).click();
     await shown(page.getByText('Deleted successfully'));
     await shown(products().getByText('No found items'));
+    // focus stays in the list (here its search box: no row is left), not on the page's body
+    await eventually(async () => expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('search'));
     expect((await server.api('GET', `/api/ecommerce/products/${PRODUCT}`)).status).toBe(404);
   });
 
