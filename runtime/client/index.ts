@@ -13,6 +13,10 @@ export class ApiError extends Error {
   toJSON() {
     return { message: this.message, status: this.status, cause: this.cause };
   }
+  /** no usable answer (status 0: the network, a timeout) or the server's own fault (5xx): worth trying again */
+  get isFault(): boolean {
+    return this.status === 0 || this.status >= 500;
+  }
 }
 
 export interface ClientOptions {
@@ -69,6 +73,18 @@ async function errorOf(res: Response): Promise<ApiError> {
 }
 
 /**
+ * What a request that got no usable answer throws (the network failed, the timeout passed, the body was not JSON):
+ * the spec's 'An error occurred:' plus the cause's message, as an ApiError with status 0 so that callers handle one
+ * kind of error. An answer's own error (an ApiError) goes through as it is.
+ */
+function failure(e: unknown): unknown {
+  if (e instanceof ApiError) return e;
+  const code = (e as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const message = e instanceof Error ? (e.name === 'TimeoutError' ? 'the server did not answer in time' : `${e.message}${typeof code === 'string' ? ` (${code})` : ''}`) : String(e);
+  return new ApiError(`An error occurred: ${message}`, 0);
+}
+
+/**
  * The query as sent: a filter's empty list of values becomes an empty `value=` (the server's empty list: `inArray`
  * matches nothing, `notInArray` everything). qs leaves an empty array out of the string, which the server would
  * read as a missing value, a 400.
@@ -110,8 +126,8 @@ export function createHttp(options: ClientOptions = {}): Http {
           return ((await res.json()) as { data: T }).data;
         } catch (e) {
           // client errors are answers, not faults: only network failures and 5xx are retried
-          const retryable = !(e instanceof ApiError) || e.status >= 500;
-          if (!retryable || attempt >= (init.retries ?? 0)) throw e;
+          const retryable = !(e instanceof ApiError) || e.isFault;
+          if (!retryable || attempt >= (init.retries ?? 0)) throw failure(e);
           await sleep(init.retryDelay ?? 1000);
         }
       }

@@ -102,9 +102,29 @@ describe('findById retries', () => {
     const port = await listen(server);
     const client = entityClient(createHttp({ baseUrl: `http://127.0.0.1:${port}` }), '/api/m/things');
     const started = Date.now();
-    await expect(client.findById('x', { timeout: 200, retries: 1, retryDelay: 10 })).rejects.toThrow();
+    const err = await client.findById('x', { timeout: 200, retries: 1, retryDelay: 10 }).catch((e: ApiError) => e) as ApiError;
     expect(Date.now() - started).toBeLessThan(5000);
+    // spec §8: 'An error occurred:' plus message, for a request that got no answer
+    expect(err).toBeInstanceOf(ApiError);
+    expect([err.message, err.status]).toEqual(['An error occurred: the server did not answer in time', 0]);
     server.closeAllConnections();
     server.close();
+  });
+
+  it("a request the network fails says 'An error occurred:' and the cause, after its retries", async () => {
+    const server = createServer();
+    const port = await listen(server);
+    await new Promise((r) => server.close(r)); // nothing listens on the port now
+    const client = entityClient(createHttp({ baseUrl: `http://127.0.0.1:${port}` }), '/api/m/things');
+    const err = await client.findById('x', { retries: 1, retryDelay: 10 }).catch((e: ApiError) => e) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(0);
+    expect(err.message).toMatch(/^An error occurred: \S/);
+    // an answer that is not JSON (a proxy's page) is no usable answer either
+    const html = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Gateway</h1>'));
+    const htmlPort = await listen(html);
+    const broken = await entityClient(createHttp({ baseUrl: `http://127.0.0.1:${htmlPort}` }), '/api/m/things').findById('x', { retries: 0 }).catch((e: ApiError) => e) as ApiError;
+    expect(broken.message).toMatch(/^An error occurred: .*JSON/);
+    html.close();
   });
 });

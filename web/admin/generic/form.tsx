@@ -229,7 +229,7 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
         toast.error('Your session ended: sign in again, then save. Your changes are kept.', { id: ERROR_TOAST, duration: Infinity, closeButton: true, action: { label: 'Save', onClick: () => save.mutate(data) } });
         return;
       }
-      const serverFault = !(e instanceof ApiError) || e.status >= 500;
+      const serverFault = !(e instanceof ApiError) || e.isFault;
       // a real failure (the server's fault, the network, a bug) is logged; a refused input is not
       if (serverFault) console.error('Saving failed', e);
       // a refusal about one field the form does not show beside it names the field by its label, as beside it
