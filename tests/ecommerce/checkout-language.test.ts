@@ -1,6 +1,10 @@
 import { describe, it, expect, vi } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { shopForSuite, shopPath, type Catalog, type Shop } from './support.js';
+import { Receipt } from '../../plugins/ecommerce/server/receipt.js';
+import type { OrderView } from '../../plugins/ecommerce/server/orders.js';
 
 const eventually = <T>(fn: () => Promise<T> | T) => vi.waitFor(fn, { timeout: 20_000, interval: 50 });
 const form = (action: 'pay' | 'cancel') => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `action=${action}` });
@@ -10,6 +14,25 @@ const form = (action: 'pay' | 'cancel') => ({ method: 'POST', headers: { 'conten
  * pages, the dummy provider's page and the order mails' link to the orders page are in it. The language comes from
  * the body's `language` (only a configured code), else from the page the checkout was sent from (the Referer).
  */
+describe('the receipt', () => {
+  const rub = { id: 'c1', slug: 'rub', symbol: '₽', minorUnits: 2 } as never;
+  const price = { id: 'p1', amount: 990, currency: rub } as never;
+  const order = {
+    id: 'o1', status: 'approving', receipt: '', currency: rub, totals: [price], updatedAt: '2026-11-24T10:00:00Z',
+    ordersToProducts: [{ id: 'l1', quantity: 1, prices: [price], totals: [price], product: { id: 'b', slug: 'book', adminTitle: 'Book', title: { en: 'Book', ru: 'Книга' }, type: 'one-off' } }],
+    invoices: [{ id: 'i1', status: 'paid', provider: 'dummy', amount: 990, paymentUrl: null, email: 'ru@example.com' }],
+  } as unknown as OrderView;
+  const text = (language: string) => renderToStaticMarkup(createElement(Receipt, { order, paidAt: order.updatedAt, shop: 'Studio', language }));
+
+  it("is in the buyer's language: its words and the product's title", () => {
+    const ru = text('ru');
+    for (const w of ['Чек', 'Оплачен', 'Заказ №o1', 'Товар', 'Цена', 'Итого', 'Книга', 'Счёт на ru@example.com']) expect(ru).toContain(w);
+    expect(ru).not.toMatch(/Receipt|Total|Product|Billed|>Book</);
+    const en = text('en');
+    for (const w of ['Receipt', 'Paid', 'Order #o1', 'Product', 'Total', '>Book<', 'Billed to ru@example.com']) expect(en).toContain(w);
+  });
+});
+
 for (const d of DIALECTS) {
   describe(`checkout in the buyer's language on ${d.name}`, () => {
     let t: Shop;

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIALECTS } from '../helpers/databases.js';
 import { ADMIN_EMAIL } from '../helpers/accounts.js';
@@ -65,10 +65,13 @@ for (const d of DIALECTS) {
       expect(order.receipt).toMatch(/^\/files\/[0-9a-f-]{36}\.png$/);
       const png = readFileSync(join(t.files, order.receipt.slice('/files/'.length)));
       expect(pngSize(png)).toEqual({ signature: 'PNG', width: 1500, height: 1500 });
-      const link = await rows('/api/ecommerce/orders-to-file-storage-module-files', 'orderId', cart.id);
-      expect(link).toHaveLength(1);
-      // the row keeps the storage key; the order keeps the address it is served at
-      expect((await t.call('GET', `/api/file-storage/files/${link[0].fileStorageModuleFileId}`)).body.data).toMatchObject({ file: order.receipt.slice('/files/'.length), mimeType: 'image/png' });
+      // the receipt is no file row: file rows are public, and it names the buyer, their email and what they bought
+      const key = order.receipt.slice('/files/'.length);
+      for (const caller of [t.anon, t.call]) {
+        const files = (await caller('GET', '/api/file-storage/files?limit=1000')).body.data as { file: string; adminTitle: string }[];
+        expect(files.filter((f) => f.file === key || /receipt/i.test(f.adminTitle))).toEqual([]);
+      }
+      expect(await rows('/api/ecommerce/orders-to-file-storage-module-files', 'orderId', cart.id)).toEqual([]);
       // the subject sees its order with the receipt
       expect((await m.call('GET', shopPath(m.id, '/orders?type=history'))).body.data[0]).toMatchObject({ id: cart.id, status: 'approving', receipt: order.receipt });
 
@@ -207,8 +210,11 @@ for (const d of DIALECTS) {
       }
       const order = (await t.call('GET', `${ORDERS}/${cart.id}`)).body.data;
       expect(order.receipt).toMatch(/^\/files\/.+\.png$/);
-      expect(await rows('/api/ecommerce/orders-to-file-storage-module-files', 'orderId', cart.id)).toHaveLength(1);
+      expect(existsSync(join(t.files, order.receipt.slice('/files/'.length)))).toBe(true);
       await eventually(async () => expect((await mailsTo('admin-status@example.com')).filter((n) => n.payload.template === 'order-status-changed')).toHaveLength(7));
+      // the receipt's object goes with its order
+      expect((await t.call('DELETE', `${ORDERS}/${cart.id}`)).status).toBe(200);
+      await eventually(() => expect(existsSync(join(t.files, order.receipt.slice('/files/'.length)))).toBe(false));
     });
 
     it('GET /api/billing/providers names the providers switched on and the default', async () => {

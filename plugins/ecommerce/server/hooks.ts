@@ -27,18 +27,38 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
   const t = ctx.database.tables;
   const order = ctx.model.byId['ecommerce/order'];
 
+  /**
+   * The receipt of an approved order, in the buyer's language: a PNG stored through file-storage's driver under a
+   * random key, and no file row. A file row is public (the storefront lists files), so a receipt among them
+   * told any visitor who bought what, and their email; the order's `receipt` field, which only the buyer and the
+   * admins read, is its one address. It goes with the order (below).
+   */
   async function attachReceipt(id: string) {
     const fileStorage = ctx.services.fileStorage as FileStorageService | undefined;
     if (!fileStorage) return ctx.log.warn({ order: id }, 'no file-storage module: the receipt is not made');
     const [view] = await orders.views([id]);
     if (!view || view.receipt) return;
-    const png = await renderReceipt(view, view.updatedAt);
-    const file = await fileStorage.store({ bytes: png, name: `Receipt of order ${id}`, alt: `Receipt of order #${id}` });
-    await ctx.repo.transaction(async (tx) => {
-      await ctx.repo.create(ctx.model.byId['ecommerce/orders-to-file-storage-module-files'], { orderId: id, fileStorageModuleFileId: file.id }, tx);
+    const png = await renderReceipt(view, view.updatedAt, await buyerLanguageOf(id));
+    const stored = await fileStorage.put(png);
+    try {
       // the address it is served at: https urls as stored, keys under the public files prefix (spec §9)
-      await ctx.repo.update(order, id, { receipt: fileStorage.publicUrl(String(file.file)) }, tx);
-    });
+      await ctx.repo.update(order, id, { receipt: fileStorage.publicUrl(stored.file) });
+    } catch (e) {
+      await fileStorage.driver.remove(stored.file).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** the stored object a receipt address names, when it is the configured driver's */
+  async function dropReceipt(receipt: unknown) {
+    const fileStorage = ctx.services.fileStorage as FileStorageService | undefined;
+    if (!fileStorage || typeof receipt !== 'string' || !receipt) return;
+    const file = receipt.startsWith('/files/') ? receipt.slice('/files/'.length) : receipt;
+    if (!fileStorage.driver.keyOf(file)) return;
+    // an admin may have pointed the field at a file row's object: that one stays
+    const files = t['file-storage/file'];
+    if (files && (await ctx.database.db.select({ id: files.id }).from(files).where(eq(files.file, file)).limit(1)).length) return;
+    await fileStorage.driver.remove(file);
   }
 
   /** the buyer's addresses: the invoice emails given at checkout and the subject's verified email identities */
@@ -160,6 +180,10 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
         }
       },
       async afterCommit({ operation, row, previous }) {
+        if (operation === 'delete') return dropReceipt(row.receipt).catch((err) => ctx.log.warn({ err, order: row.id }, 'receipt not removed'));
+        if (operation === 'update' && previous?.receipt && previous.receipt !== row.receipt) {
+          await dropReceipt(previous.receipt).catch((err) => ctx.log.warn({ err, order: row.id }, 'receipt not removed'));
+        }
         if (operation !== 'update' || !previous || row.status === previous.status) return;
         const id = row.id as string;
         if (row.status === 'approving' && !row.receipt) {
