@@ -18,7 +18,7 @@ import { limitBodies, UPLOAD_BODY_BYTES } from './http/limits.js';
 import { requestHeader } from './http/headers.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
-import { envelope } from './http/envelope.js';
+import { CORS_EXPOSED, envelope } from './http/envelope.js';
 import { readFromPrimary } from './db/read-routing.js';
 import { ShapeRouter } from './http/shape-router.js';
 
@@ -64,19 +64,19 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   // request id, no-store for answers with credentials, compression and validators, security headers: one envelope,
   // one pass over each answer's headers (runtime/http/envelope.ts)
   // a request's reads see every write committed before it started (SQLite's run of reads in one snapshot ends here)
-  app.use(envelope({ hsts: config.production, onRequest: database.fresh }));
-  // a storefront on another origin (CORS_ORIGINS): preflights answered and credentials allowed for exactly those
-  // origins; any other origin gets no CORS header at all
+  app.use(envelope({ hsts: config.production, onRequest: database.fresh, corsOrigins: config.corsOrigins }));
+  // a storefront on another origin (CORS_ORIGINS): its preflights are answered here, and its requests' answers allow
+  // exactly those origins, with credentials (the envelope); any other origin gets no CORS header at all
   if (config.corsOrigins.length) {
-    const allowCors = cors({
+    const preflight = cors({
       origin: (origin) => (config.corsOrigins.includes(origin) ? origin : null),
       credentials: true,
       allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Content-Type', 'Authorization', 'X-RBAC-SECRET-KEY'],
-      exposeHeaders: ['X-Total-Count', 'Retry-After'],
+      exposeHeaders: CORS_EXPOSED.split(', '),
       maxAge: 600,
     });
-    app.use('/api/*', (c, next) => (config.corsOrigins.includes(requestHeader(c, 'origin') ?? '') ? allowCors(c, next) : next()));
+    app.options('/api/*', (c, next) => (config.corsOrigins.includes(requestHeader(c, 'origin') ?? '') ? preflight(c, next) : next()));
   }
   // with a read replica: a request that writes or carries credentials reads from the primary (its own writes, a
   // session made a moment ago); anonymous GETs read from the replica

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { requestHeader } from './headers.js';
 import { carriesCredentials } from './session.js';
-import { CompressedCache, finishWire, putTogether, takeApart } from './wire.js';
+import { CompressedCache, finishWire, putTogether, takeApart, varyOn } from './wire.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -15,7 +15,15 @@ export interface EnvelopeOptions {
   compressed?: CompressedCache;
   /** called as each request starts, before anything reads (the database's `fresh`) */
   onRequest?: () => void;
+  /**
+   * the origins of a storefront elsewhere (CORS_ORIGINS): an API answer to one of them allows it, with credentials;
+   * every API answer then varies on Origin. Preflights are answered before the routes (runtime/app.ts).
+   */
+  corsOrigins?: readonly string[];
 }
+
+/** the API's headers a page on an allowed origin may read */
+export const CORS_EXPOSED = 'X-Total-Count, Retry-After';
 
 /** answers of the API: nothing in them is a document to render or frame (pages and the admin set their own) */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -58,8 +66,9 @@ const REQUEST_ID = /[^\w\-=]/;
  * An answer made in memory (the usual case) has its headers read into a plain object and goes out through
  * @hono/node-server's fast path, with no Fetch Headers object made along the way.
  */
-export function envelope({ hsts, compressed = new CompressedCache(), onRequest }: EnvelopeOptions): MiddlewareHandler {
+export function envelope({ hsts, compressed = new CompressedCache(), onRequest, corsOrigins = [] }: EnvelopeOptions): MiddlewareHandler {
   const security = securityHeaders(hsts);
+  const cors = corsOrigins.length ? new Set(corsOrigins) : undefined;
   return async function envelope(c, next) {
     onRequest?.();
     let id = requestHeader(c, 'x-request-id');
@@ -70,6 +79,17 @@ export function envelope({ hsts, compressed = new CompressedCache(), onRequest }
     const headers = answer.headers;
     const path = c.req.path;
     if (!path.startsWith('/assets/') && !path.startsWith('/files/') && (headers.has('set-cookie') || carriesCredentials(c))) headers.set('cache-control', 'no-store');
+    // CORS on the answer taken apart (hono's cors middleware would read c.res.headers, taking the answer off the
+    // fast path and so out of compression and validators); before the wire, whose 304 keeps Vary
+    if (cors && path.startsWith('/api/')) {
+      varyOn(headers, 'Origin');
+      const origin = requestHeader(c, 'origin');
+      if (origin && cors.has(origin) && !headers.has('access-control-allow-origin')) {
+        headers.set('access-control-allow-origin', origin);
+        headers.set('access-control-allow-credentials', 'true');
+        headers.set('access-control-expose-headers', CORS_EXPOSED);
+      }
+    }
     const pending = finishWire(c, answer, compressed);
     if (pending) await pending;
     for (const [name, value] of security) if (!headers.has(name)) headers.set(name, value);

@@ -308,7 +308,7 @@ function validatable(c: Context, answer: Answer): boolean {
 const DROPPED_ON_304 = ['content-type', 'content-length', 'content-encoding', 'content-range', 'transfer-encoding'];
 
 /** adds `value` to the Vary header of a bag unless it is there already */
-function varyOn(headers: HeaderBag, value: string) {
+export function varyOn(headers: HeaderBag, value: string) {
   const current = headers.get('vary');
   if (!current) return headers.set('vary', value);
   const names = current.split(',').map((v) => v.trim().toLowerCase());

@@ -133,6 +133,17 @@ for (const d of DIALECTS) {
       expect(other.headers.get('access-control-allow-credentials')).toBeNull();
       const otherGet = await fetch(`${base}/api/ecommerce/products`, { headers: { origin: 'https://evil.example' } });
       expect(otherGet.headers.get('access-control-allow-origin')).toBeNull();
+      // the answer depends on the Origin, allowed or not: a shared cache must not give one origin's to another
+      for (const r of [get, otherGet, await fetch(`${base}/api/ecommerce/products`)]) expect(r.headers.get('vary')).toMatch(/(^|, )Origin(,|$)/);
+      // an answer to the allowed origin is compressed and has a validator like any other, and its 304 still allows it
+      const zipped = await fetch(`${base}/api/ecommerce/products`, { headers: { origin: 'https://shop.example', 'accept-encoding': 'gzip' } });
+      expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      const etag = zipped.headers.get('etag');
+      expect(etag).toBeTruthy();
+      expect((await zipped.json()).data.length).toBeGreaterThan(0);
+      const again = await fetch(`${base}/api/ecommerce/products`, { headers: { origin: 'https://shop.example', 'accept-encoding': 'gzip', 'if-none-match': etag! } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     });
 
     it('12. unknown routes answer 404, to visitors too', async () => {
