@@ -9,6 +9,8 @@ import type { StorageDriver } from '../../plugins/file-storage/server/drivers/in
 export const png = (width: number, height: number) =>
   Buffer.from(new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#3b82f6"/></svg>`).render().asPng());
 /** a GIF header of 7 × 5 pixels, followed by an empty image */
+/** the smallest bytes file-type takes for a PDF */
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 export const gif = Buffer.from('474946383961070005000000003b', 'hex');
 
 export interface DriverHarness {
@@ -80,6 +82,26 @@ export function runStorageCases(name: string, make: () => Promise<DriverHarness>
         expect(res.headers.get('content-type')).toBe('image/png');
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
         expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+        // the site's media: other sites may embed it; its length is known, to HEAD too; one byte range is a 206
+        expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+        expect(res.headers.get('accept-ranges')).toBe('bytes');
+        expect(res.headers.get('content-length')).toBe(String(bytes.length));
+        const head = await t.app.request(`/files/${key}`, { method: 'HEAD' });
+        expect([head.status, head.headers.get('content-length')]).toEqual([200, String(bytes.length)]);
+        const ranged = async (range: string) => t.app.request(`/files/${key}`, { headers: { range } });
+        const first = await ranged('bytes=0-9');
+        expect([first.status, first.headers.get('content-range'), first.headers.get('content-length')]).toEqual([206, `bytes 0-9/${bytes.length}`, '10']);
+        expect(Buffer.from(await first.arrayBuffer()).equals(bytes.subarray(0, 10))).toBe(true);
+        const tail = await ranged('bytes=-4');
+        expect([tail.status, tail.headers.get('content-range')]).toEqual([206, `bytes ${bytes.length - 4}-${bytes.length - 1}/${bytes.length}`]);
+        expect(Buffer.from(await tail.arrayBuffer()).equals(bytes.subarray(bytes.length - 4))).toBe(true);
+        const past = await ranged(`bytes=${bytes.length}-`);
+        expect([past.status, past.headers.get('content-range')]).toEqual([416, `bytes */${bytes.length}`]);
+        for (const range of ['bytes=0-1,5-6', 'lines=1-2', 'bytes=x']) {
+          const whole = await ranged(range);
+          expect(whole.status, range).toBe(200);
+          expect(Buffer.from(await whole.arrayBuffer()).equals(bytes), range).toBe(true);
+        }
       }
     });
 
@@ -117,8 +139,13 @@ export function runStorageCases(name: string, make: () => Promise<DriverHarness>
       const newKey = keyOf(updated.body.data.file);
       await expect.poll(() => h.keys()).not.toContain(oldKey);
       expect(await h.keys()).toContain(newKey);
+      // a file with no pixel size in place of an image: the old width and height go with the old file
+      const pdf = await upload(t, 'PATCH', `/api/file-storage/files/${created.body.data.id}`, {}, { bytes: PDF, name: 'c.pdf', type: 'application/pdf' });
+      expect(pdf.status, JSON.stringify(pdf.body)).toBe(200);
+      expect(pdf.body.data).toMatchObject({ extension: 'pdf', mimeType: 'application/pdf', width: null, height: null, size: PDF.length });
+      const pdfKey = keyOf(pdf.body.data.file);
       expect((await t.call('DELETE', `/api/file-storage/files/${created.body.data.id}`)).status).toBe(200);
-      await expect.poll(() => h.keys()).not.toContain(newKey);
+      await expect.poll(() => h.keys()).not.toContain(pdfKey);
     });
 
     it('a JSON row naming an external url is kept as is, and deleting it touches no object', async () => {

@@ -1,4 +1,5 @@
 import type { Context, Hono, Next } from 'hono';
+import parseRange from 'range-parser';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { readBody } from '../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../runtime/crud/validate.js';
@@ -63,7 +64,8 @@ export function fileRoutes(app: Hono, ctx: PluginContext, service: () => FileSto
         const s = await service().put(new Uint8Array(await parts[0].arrayBuffer()), name);
         stored.push(s);
         const { file, ...judged } = s;
-        Object.assign(fields, { [name]: file, ...judged });
+        // a replaced file's pixel size goes with it: a PDF or webm after an image has none
+        Object.assign(fields, { [name]: file, width: null, height: null, ...judged });
         if (fields.adminTitle === undefined && operation === 'create' && parts[0].name) fields.adminTitle = parts[0].name.slice(0, 200);
       }
     } catch (e) {
@@ -118,19 +120,39 @@ export function fileRoutes(app: Hono, ctx: PluginContext, service: () => FileSto
     return c.json({ data: { ...s, url: publicFileUrl(s.file) } }, 201);
   });
 
-  /** GET /files/<generated key>: nosniff, a strict CSP, and anything not shown inline as an attachment */
+  /**
+   * GET /files/<generated key>: nosniff, a strict CSP, and anything not shown inline as an attachment. Files are
+   * the site's public media, so other sites may embed them (Cross-Origin-Resource-Policy: cross-origin, where
+   * every other answer is same-origin). One byte range (`Range: bytes=…`) is answered 206, as a video player
+   * asks; a range past the end 416; several ranges or a malformed one get the whole file.
+   */
   app.get('/files/:name', async (c) => {
     const name = c.req.param('name');
     const kind = STORED_KEY.test(name) ? BY_EXT[name.slice(name.lastIndexOf('.') + 1)] : undefined;
     if (!kind) throw new HttpError(404, 'Not found');
     const bytes = await service().driver.get(name);
     if (!bytes) throw new HttpError(404, 'Not found');
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+    const headers: Record<string, string> = {
       'content-type': kind.mime,
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",
       'content-disposition': kind.inline ? 'inline' : `attachment; filename="${name}"`,
       'cache-control': 'public, max-age=31536000, immutable',
-    });
+      'cross-origin-resource-policy': 'cross-origin',
+      'accept-ranges': 'bytes',
+    };
+    const size = bytes.length;
+    const asked = c.req.header('range');
+    const ranges = asked ? parseRange(size, asked, { combine: true }) : -2;
+    if (ranges === -1) return c.body(null, 416, { ...headers, 'content-range': `bytes */${size}` });
+    if (Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1) {
+      const { start, end } = ranges[0];
+      return c.body(bytes.subarray(start, end + 1) as Uint8Array<ArrayBuffer>, 206, {
+        ...headers,
+        'content-range': `bytes ${start}-${end}/${size}`,
+        'content-length': String(end - start + 1),
+      });
+    }
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, 'content-length': String(size) });
   });
 }
