@@ -217,12 +217,34 @@ function intParam(raw: unknown, name: string, min: number, max: number, fallback
   return n;
 }
 
+/** the most parameters a query string may have: past it the request is refused, never read in part */
+export const MAX_QUERY_PARAMETERS = 2000;
+
 export function parseQueryString(search: string): Record<string, unknown> {
-  return qs.parse(search.replace(/^\?/, ''), { depth: 5, arrayLimit: MAX_LIMIT, parameterLimit: 2000, allowDots: false });
+  try {
+    return qs.parse(search.replace(/^\?/, ''), { depth: 5, arrayLimit: MAX_LIMIT, parameterLimit: MAX_QUERY_PARAMETERS, throwOnLimitExceeded: true, allowDots: false });
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    const message = `The query string has more than ${MAX_QUERY_PARAMETERS} parameters`;
+    throw badRequest(message, [{ field: 'query', rule: 'maxItems', message }]);
+  }
+}
+
+/** the parameters of a list (and of its count, which takes the same query string and reads only filters) */
+export const LIST_PARAMETERS = ['filters', 'orderBy', 'limit', 'offset'] as const;
+
+/** refuses a parameter a list does not take (a misspelt `filter` or `orderby` would otherwise be ignored) */
+export function checkListParameters(query: Record<string, unknown>): void {
+  for (const name in query) {
+    if ((LIST_PARAMETERS as readonly string[]).includes(name)) continue;
+    const message = `Unknown query parameter '${name.slice(0, 100)}'; a list takes ${LIST_PARAMETERS.join(', ')}`;
+    throw badRequest(message, [{ field: name.slice(0, 100), rule: 'unknown', message }]);
+  }
 }
 
 /** the list query of spec §7 in deep-object form: filters, orderBy, limit, offset */
 export function parseListQuery(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, query: Record<string, unknown>, canRead?: CanRead): ListQuery {
+  checkListParameters(query);
   return {
     where: whereOf(entity, model, table, dialect, query.filters, canRead),
     orderBy: orderOf(entity, model, table, dialect, query.orderBy, canRead),

@@ -5,7 +5,7 @@ import { HttpError, badRequest } from '../http/errors.js';
 import type { Authorizer, Caller, CallerOf, Operation } from '../http/access.js';
 import type { Policy } from './policy.js';
 import { and } from 'drizzle-orm';
-import { parseListQuery, parseQueryString, whereOf, MAX_LIMIT } from './query.js';
+import { checkListParameters, parseListQuery, parseQueryString, whereOf, MAX_LIMIT } from './query.js';
 import { validateBody } from './validate.js';
 import type { CompiledList, Repository } from './repository.js';
 import { readBody } from './body.js';
@@ -143,7 +143,9 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
     const entity = entityOf(c);
     await allow(c, entity, 'count');
     const caller = await readerOf(c, entity);
-    const where = whereOf(entity, model, repo.table(entity), dialect, query(c).filters, policy.filterable(caller));
+    const q = query(c);
+    checkListParameters(q);
+    const where = whereOf(entity, model, repo.table(entity), dialect, q.filters, policy.filterable(caller));
     return c.json({ data: await repo.count(entity, and(where, policy.scope(caller, entity))) });
   });
   app.get(`${base}/:id`, async (c) => {

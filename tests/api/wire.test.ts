@@ -242,6 +242,23 @@ for (const d of DIALECTS) {
       expect(r.body).toMatchObject({ status: 400, cause: [{ field: 'colour', rule: 'unknown' }] });
     });
 
+    it('a list query is read whole or refused: a misspelt parameter and too many parameters are 400s naming them', async () => {
+      for (const [path, name] of [['/api/ecommerce/products?filter[and][0][column]=slug', 'filter'], ['/api/ecommerce/products?orderby[createdAt]=desc', 'orderby'], ['/api/ecommerce/products/count?page=2', 'page']]) {
+        const r = await fetch(base + path);
+        expect(r.status, path).toBe(400);
+        const body = await r.json();
+        expect(body.cause, path).toEqual([expect.objectContaining({ field: name, rule: 'unknown' })]);
+        expect(body.message).toContain('filters, orderBy, limit, offset');
+      }
+      // the spec's parameters still work, the list's on its count too
+      expect((await fetch(`${base}/api/ecommerce/products?limit=2&offset=0&orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc&filters[and][0][column]=slug&filters[and][0][method]=ne&filters[and][0][value]=x`)).status).toBe(200);
+      expect((await fetch(`${base}/api/ecommerce/products/count?limit=2&offset=0`)).status).toBe(200);
+      // past 2000 parameters nothing is read in part (the 2001st would have been dropped unseen)
+      const tooMany = await fetch(`${base}/api/ecommerce/products?${'limit=1&'.repeat(2001)}`);
+      expect(tooMany.status).toBe(400);
+      expect((await tooMany.json()).cause).toEqual([expect.objectContaining({ field: 'query', rule: 'maxItems' })]);
+    });
+
     // the server reads these from the headers Node parsed (runtime/http/headers.ts), not from a Fetch Headers
     it('request headers as sent over the wire: request id, credentials by header or cookie, the system key, foreign-origin writes', async () => {
       const path = '/api/ecommerce/products';
