@@ -84,6 +84,9 @@ for (const d of DIALECTS) {
         expect(approved.payload.text).toContain('Total: ₽2007');
         const admin = (await mailsTo(ADMIN_EMAIL)).filter((n) => n.title.startsWith(`Order #${cart.id}`));
         expect(admin).toHaveLength(2);
+        // the admins' copy is drawn as theirs ('Order … is now …'), the buyer's as theirs ('Your order …')
+        expect(admin.map((n) => n.payload.data.forAdmin)).toEqual([true, true]);
+        expect(buyer.map((n) => n.payload.data.forAdmin)).toEqual([undefined, undefined]);
       });
     });
 

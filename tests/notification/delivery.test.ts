@@ -177,6 +177,37 @@ for (const d of DIALECTS) {
       expect((await t.call('POST', `/api/notification/topics/${topic.id}/notify`, { data: { title: 'x', text: 'y', template: 'nope' } })).status).toBe(400);
     });
 
+    it("a topic message's template gets the data it draws, and a module's own templates are not for topics: 400s that send nothing", async () => {
+      const topic = (await t.call('POST', '/api/notification/topics', { data: { title: { en: 'Orders' } } })).body.data;
+      const sub = await subject('hal@example.com', undefined);
+      expect((await t.call('POST', '/api/rbac/subjects-to-notification-module-topics', { data: { notificationModuleTopicId: topic.id, subjectId: sub } })).status).toBe(201);
+      const notify = (data: Record<string, unknown>) => t.call('POST', `/api/notification/topics/${topic.id}/notify`, { data: { title: 'Hello', text: 'Some text', ...data } });
+      const sent = async () => (await t.call('GET', '/api/notification/notifications/count')).body.data as number;
+      const before = await sent();
+      const refusals: [Record<string, unknown>, string, string][] = [
+        [{ template: 'order-status-changed' }, 'data', 'required'],
+        [{ template: 'order-status-changed', data: { status: 'Paid' } }, 'data.orderId', 'required'],
+        [{ template: 'order-status-changed', data: { orderId: 'x', status: 'Paid', url: 'javascript:alert(1)' } }, 'data.url', 'pattern'],
+        [{ template: 'crm-form-request', data: { fields: {} } }, 'data.formTitle', 'required'],
+        [{ template: 'agent-result', data: { agent: 'a', status: 'ok', colour: 'red' } }, 'data.colour', 'unknown'],
+        [{ template: 'default', data: { orderId: 'x' } }, 'data', 'unknown'],
+        [{ template: 'reset-password' }, 'template', 'enum'],
+        [{ template: 'verify-email' }, 'template', 'enum'],
+        [{ template: 'account-changed' }, 'template', 'enum'],
+      ];
+      for (const [body, field, rule] of refusals) {
+        const r = await notify(body);
+        expect(r.status, JSON.stringify(body)).toBe(400);
+        expect(r.body.cause, JSON.stringify(body)).toEqual(expect.arrayContaining([expect.objectContaining({ field, rule })]));
+      }
+      expect(await sent()).toBe(before);
+      const ok = await notify({ template: 'order-status-changed', data: { orderId: 'A-1', status: 'Shipped', url: 'https://shop.example/orders' } });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      const mail = textOf((await smtp.mailTo('hal@example.com')).raw);
+      expect(mail).toContain('A-1');
+      expect(mail).toContain('Shipped');
+    });
+
     it('a CRM form request notifies the admins (ADMIN_EMAILS and the admin role) with the crm-form-request template', async () => {
       const admin = await subject('root@example.com', '818181');
       const role = (await t.call('GET', '/api/rbac/roles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=admin')).body.data[0];

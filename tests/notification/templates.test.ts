@@ -37,6 +37,12 @@ describe('notification templates: React components rendered to an HTML email and
       subject: 'Order #01234567: delivering',
       text: expect.stringContaining('is now delivering (was packaging)'),
     });
+    // the buyer's mail says 'Your order', an admin's copy names the order
+    expect((await renderTemplate('order-status-changed', { ...base, data: { orderId: '0123456789', status: 'delivering' } })).text).toContain('Your order #0123456789 is now delivering.');
+    const admin = (await renderTemplate('order-status-changed', { ...base, data: { orderId: '0123456789', status: 'delivering', forAdmin: true } })).text;
+    expect(admin).toContain('Order #0123456789 is now delivering.');
+    expect(admin).not.toContain('Your order');
+    expect((await renderTemplate('order-status-changed', { ...base, language: 'ru', data: { orderId: '1', status: 'x', forAdmin: true } })).text).toContain('Статус заказа #1: x.');
     expect((await renderTemplate('agent-result', { ...base, data: { agent: 'clear-old-orders', status: 'failed', error: 'boom' } })).text).toContain('error: boom');
     expect(await renderTemplate('no-such-variant', { ...base, subject: 'Hi', text: 'Plain', data: {} })).toMatchObject({ subject: 'Hi', text: expect.stringContaining('Plain') });
   });

@@ -123,7 +123,8 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     await Promise.all(
       sends.map(({ to, admin, language }) => {
         // the template's first sentence ('Your order #… is now …') and the subject, with the labels the shop shows
-        const data = { orderId: view.id, status: labelOf(status, language), ...(previous && { previousStatus: labelOf(previous, language) }) };
+        // an admin's copy says 'Order … is now …', the buyer's 'Your order …'
+        const data = { orderId: view.id, status: labelOf(status, language), ...(previous && { previousStatus: labelOf(previous, language) }), ...(admin && { forAdmin: true }) };
         const subject = mailWord('orderSubject', language, { id: view.id, status: data.status });
         return notification
           .sendEmail({ to, subject, text: mailText(view, admin, language), template: 'order-status-changed', data, language })

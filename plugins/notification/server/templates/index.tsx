@@ -17,7 +17,15 @@ export interface TemplateProps {
 export interface Template {
   subject(p: TemplateProps): string;
   Body(p: TemplateProps & { subject: string }): ReactElement;
+  /** the JSON Schema of the `data` it draws; a message sent with it through the API is held to it */
+  data?: Record<string, unknown>;
+  /** the module that alone sends it (its words speak for that module: a reset, a verification); not for topics */
+  own?: string;
 }
+
+const text = { type: 'string', minLength: 1, maxLength: 2000 };
+/** a data schema: these properties, the first `required` of them required, nothing else */
+const dataOf = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', additionalProperties: false, required, properties });
 
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : v === undefined || v === null ? fallback : String(v));
 
@@ -39,10 +47,11 @@ export const templates: Record<string, Template> = {
   default: textTemplate('notification'),
   // each says once what to do with a mail nobody asked for: the reset mail in this footer, the verification mail in
   // the sender's own text (plugins/rbac/server)
-  'reset-password': textTemplate('resetSubject', 'resetFooter'),
-  'verify-email': textTemplate('verifySubject'),
-  'account-changed': textTemplate('accountChangedSubject'),
+  'reset-password': { ...textTemplate('resetSubject', 'resetFooter'), own: 'rbac' },
+  'verify-email': { ...textTemplate('verifySubject'), own: 'rbac' },
+  'account-changed': { ...textTemplate('accountChangedSubject'), own: 'rbac' },
   'crm-form-request': {
+    data: dataOf({ formTitle: text, fields: { type: 'object' }, requestId: text, sourceUrl: { ...text, pattern: '^/' } }, ['formTitle', 'fields']),
     subject: (p) => p.subject || `New request: ${str(p.data.formTitle, 'a form')}`,
     Body: (p) => {
       const fields = Object.entries((p.data.fields ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
@@ -61,12 +70,13 @@ export const templates: Record<string, Template> = {
     },
   },
   'order-status-changed': {
+    data: dataOf({ orderId: text, status: text, previousStatus: text, url: { ...text, pattern: '^https?://' }, forAdmin: { type: 'boolean' } }, ['orderId', 'status']),
     subject: (p) => p.subject || mailWord('orderSubject', p.language, { id: str(p.data.orderId).slice(0, 8), status: str(p.data.status) }),
     Body: (p) => (
       <Email title={p.subject} lang={p.language}>
         <P>
           <Filled
-            text={mailWord('orderNow', p.language)}
+            text={mailWord(p.data.forAdmin === true ? 'orderNowAdmin' : 'orderNow', p.language)}
             nodes={{
               id: <Code>#{str(p.data.orderId)}</Code>,
               status: <strong>{str(p.data.status)}</strong>,
@@ -80,6 +90,7 @@ export const templates: Record<string, Template> = {
     ),
   },
   'agent-result': {
+    data: dataOf({ agent: text, status: text, result: {}, error: text }, ['agent', 'status']),
     subject: (p) => p.subject || `Agent ${str(p.data.agent)}: ${str(p.data.status)}`,
     Body: (p) => (
       <Email title={p.subject}>
@@ -98,6 +109,8 @@ export const templates: Record<string, Template> = {
 };
 
 export const TEMPLATE_VARIANTS = Object.keys(templates);
+/** the templates a message sent through the API may name: every one but a module's own */
+export const SENDABLE_TEMPLATES = TEMPLATE_VARIANTS.filter((v) => !templates[v].own);
 
 /** a message rendered: subject line, HTML email and its plain-text part */
 export async function renderTemplate(variant: string, props: TemplateProps): Promise<{ subject: string; html: string; text: string }> {

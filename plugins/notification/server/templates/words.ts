@@ -15,6 +15,7 @@ defineWords('mail', {
     accountChangedSubject: 'Your account changed',
     orderSubject: 'Order #{id}: {status}',
     orderNow: 'Your order {id} is now {status}{was}.',
+    orderNowAdmin: 'Order {id} is now {status}{was}.',
     orderWas: ' (was {status})',
     seeOrder: 'See the order',
   },
@@ -27,12 +28,13 @@ defineWords('mail', {
     accountChangedSubject: 'Ваша учётная запись изменена',
     orderSubject: 'Заказ #{id}: {status}',
     orderNow: 'Статус вашего заказа {id}: {status}{was}.',
+    orderNowAdmin: 'Статус заказа {id}: {status}{was}.',
     orderWas: ' (был: {status})',
     seeOrder: 'Открыть заказ',
   },
 });
 
-export type MailWord = 'footer' | 'resetFooter' | 'notification' | 'resetSubject' | 'verifySubject' | 'accountChangedSubject' | 'orderSubject' | 'orderNow' | 'orderWas' | 'seeOrder';
+export type MailWord = 'footer' | 'resetFooter' | 'notification' | 'resetSubject' | 'verifySubject' | 'accountChangedSubject' | 'orderSubject' | 'orderNow' | 'orderNowAdmin' | 'orderWas' | 'seeOrder';
 
 /** a word of the templates' frame in a language (English when the language has none) */
 export const mailWord = (key: MailWord, language: string | undefined, vars?: WordVars): string => translate(`mail.${key}`, language ?? 'en', vars);
