@@ -162,6 +162,10 @@ for (const d of DIALECTS) {
       const topic = (await t.call('POST', '/api/notification/topics', { data: { title: { en: 'News' } } })).body.data;
       const subs = [await subject('eve@example.com', undefined), await subject('fay@example.com', '616161')];
       for (const s of subs) expect((await t.call('POST', '/api/rbac/subjects-to-notification-module-topics', { data: { notificationModuleTopicId: topic.id, subjectId: s } })).status).toBe(201);
+      // subscribed once: a second subscription is a conflict, not a second copy of every message
+      const again = await t.call('POST', '/api/rbac/subjects-to-notification-module-topics', { data: { notificationModuleTopicId: topic.id, subjectId: subs[0] } });
+      expect(again.status).toBe(409);
+      expect(again.body.cause).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'subjectId', rule: 'unique' })]));
       await subject('gil@example.com', undefined); // not subscribed
       const body = { data: { title: 'Spring sale', text: 'Everything half price.' } };
       expect((await t.call('POST', `/api/notification/topics/${topic.id}/notify`, body, { auth: false })).status).toBe(401);
