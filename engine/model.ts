@@ -14,6 +14,8 @@ export interface FieldSpec {
   secret?: boolean;
   default?: unknown;
   pattern?: string;
+  /** the pattern in words, for its error ('must be <patternText>') */
+  patternText?: string;
   minLength?: number;
   maxLength?: number;
   minimum?: number;

@@ -12,9 +12,16 @@ const FORMAT_RULES: Record<string, string> = { date: DATE_RULE, 'date-time': DAT
 
 const cache = new WeakMap<Entity, Record<'create' | 'update', ValidateFunction>>();
 
+/**
+ * Patterns said in words (a field's `patternText`, and the slug's everywhere), so that an error names what a field
+ * takes rather than its regular expression.
+ */
+const PATTERN_WORDS = new Map<string, string>([['^[a-z0-9-]+$', 'lowercase letters, digits and dashes']]);
+
 function validatorsOf(entity: Entity, model: Model) {
   let v = cache.get(entity);
   if (!v) {
+    for (const f of entity.fields) if (f.pattern !== undefined && f.patternText) PATTERN_WORDS.set(f.pattern, f.patternText);
     const strip = (s: Record<string, unknown>) => ({ ...s, $id: undefined });
     v = {
       create: ajv.compile(strip(bodySchema(entity, model, 'create'))),
@@ -63,6 +70,7 @@ function causeOf(err: ErrorObject, prefix: string): Cause {
     case 'pattern':
       if (p.pattern === SAFE_LINK_PATTERN) return { field: at, rule: 'pattern', message: `${at} must be an http(s), mailto or tel url, or a relative link` };
       if (p.pattern === SAFE_FILE_PATTERN) return { field: at, rule: 'pattern', message: `${at} must be an https url, a stored file's key or a path on this site` };
+      if (PATTERN_WORDS.has(String(p.pattern))) return { field: at, rule: 'pattern', message: `${at || 'data'} must be ${PATTERN_WORDS.get(String(p.pattern))}` };
       return { field: at, rule: err.keyword, message: `${at || 'data'} ${err.message}` };
     default:
       return { field: at, rule: err.keyword, message: `${at || 'data'} ${err.message}` };

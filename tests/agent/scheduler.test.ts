@@ -44,6 +44,22 @@ for (const d of DIALECTS) {
       expect(badCron.status).toBe(400);
       expect(badCron.body.cause[0]).toMatchObject({ field: 'interval', rule: 'cron' });
       expect((await t.call('POST', '/api/agent/agents', { data: { slug: 'echo', interval: 'every day' } })).body.cause[0]).toMatchObject({ field: 'interval' });
+      // a day no month has: the agent would never run
+      for (const interval of ['0 0 31 2 *', '0 0 31 4 *']) {
+        const never = await t.call('POST', '/api/agent/agents', { data: { slug: 'echo', interval } });
+        expect(never.status, interval).toBe(400);
+        expect(never.body.cause[0]).toMatchObject({ field: 'interval', rule: 'cron', message: expect.stringContaining('comes round') });
+      }
+      const leap = await t.call('POST', '/api/agent/agents', { data: { slug: 'echo', interval: '0 0 29 2 *' } });
+      expect(leap.status).toBe(201);
+      expect((await t.call('DELETE', `/api/agent/agents/${leap.body.data.id}`)).status).toBe(200);
+      // seven fields: the error says what the field takes, not its regular expression
+      const seven = await t.call('POST', '/api/agent/agents', { data: { slug: 'echo', interval: '* * * * * * *' } });
+      expect(seven.status).toBe(400);
+      expect(seven.body.cause[0]).toMatchObject({ field: 'interval', rule: 'pattern', message: 'interval must be a cron expression of 5 or 6 fields, such as */5 * * * *' });
+      expect(seven.body.message).not.toContain('\\S');
+      // a slug too
+      expect((await t.call('POST', '/api/agent/agents', { data: { slug: 'Echo!', interval: '* * * * *' } })).body.cause[0]).toMatchObject({ field: 'slug', message: 'slug must be lowercase letters, digits and dashes' });
       const noJob = await t.call('POST', '/api/agent/agents', { data: { slug: 'mine-bitcoin', interval: '* * * * *' } });
       expect(noJob.status).toBe(400);
       expect(noJob.body.cause[0]).toMatchObject({ field: 'slug', rule: 'enum' });

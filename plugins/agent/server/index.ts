@@ -33,11 +33,14 @@ export interface AgentService {
 function agentHooks(jobs: () => Record<string, AgentJob>): HookSet {
   const check = (data: { interval?: string; slug?: string }) => {
     if (data.interval !== undefined) {
+      let next: Date | null;
       try {
-        cronOf(data.interval);
+        next = cronOf(data.interval).nextRun();
       } catch (e) {
         throw badRequest(`interval is not a cron expression: ${(e as Error).message.replace(/^CronPattern: /, '')}`, [{ field: 'interval', rule: 'cron', message: 'interval must be a cron expression of 5 or 6 fields' }]);
       }
+      // a day that never comes (31 February): the agent would never run, and nothing would say so
+      if (!next) throw badRequest('interval never comes round: no date matches it', [{ field: 'interval', rule: 'cron', message: 'interval must match a date that comes round (it names a day no month has)' }]);
     }
     if (data.slug !== undefined && !Object.hasOwn(jobs(), data.slug)) {
       const names = Object.keys(jobs()).join(', ');
