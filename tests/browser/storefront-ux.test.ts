@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { SCREENSHOTS } from '../helpers/browser.js';
-import { DESKTOP, eventually, PHONE, shown, startStorefront, type Storefront } from '../helpers/storefront.js';
+import { DESKTOP, eventually, horizontalOverflow, PHONE, shown, startStorefront, type Storefront } from '../helpers/storefront.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -193,6 +193,34 @@ describe('storefront UX in Chromium, no payment provider', () => {
     expect((await visitor.locator('[data-floating-dock]').boundingBox())?.height ?? 0).toBe(0);
     await visitor.close();
     expect(problems).toEqual([]);
+  });
+
+  it('a title of one long unbroken word wraps: no sideways scroll on a phone, on its page and on its card', async () => {
+    const word = 'Supercalifragilisticexpialidocious'.repeat(4);
+    const made = await server.system('POST', '/api/ecommerce/products', { data: { slug: 'long-word', title: { en: word } } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // in the seeded 'templates' category, whose page draws its products as cards
+    expect((await server.system('POST', '/api/ecommerce/categories-to-products', { data: { categoryId: '6f1c2a40-0000-4000-8000-000000000201', productId: made.body.data.id } })).status).toBe(201);
+    const phone = await site.open(PHONE, 'long-word');
+    for (const path of ['/ecommerce/products/long-word', '/ecommerce/categories/templates']) {
+      await phone.goto(server.url + path, { waitUntil: 'networkidle' });
+      await shown(phone.getByText(word));
+      expect(await horizontalOverflow(phone), path).toBe(0);
+    }
+    await phone.screenshot({ path: join(SCREENSHOTS, 'ux-long-word-390.png') });
+    await phone.close();
+    await server.system('DELETE', `/api/ecommerce/products/${made.body.data.id}`);
+  });
+
+  it('the skip link, once focused, is drawn above the sticky header', async () => {
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' });
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await eventually(async () => expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true));
+    expect(await skip.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el;
+    })).toBe(true);
   });
 
   it("Change Password: the server's error goes once the form is sent again or edited", async () => {

@@ -140,7 +140,9 @@ describe('storefront pages', () => {
       const root = html.slice(html.indexOf('<div id="root">') + '<div id="root">'.length, html.indexOf('</div>\n    <script id="__PAGE__"'));
       const data = JSON.parse(html.match(/<script id="__PAGE__" type="application\/json">(.*?)<\/script>/s)![1]);
       expect(data.title ?? data.meta, `${path}: the head is in the HTML, not in the page data`).toBeUndefined();
-      expect(renderToString(createElement(StorefrontShell, null, createElement(PageView, { data }))), path).toBe(root);
+      expect(renderToString(createElement(StorefrontShell, { language: data.context.language, children: createElement(PageView, { data }) })), path).toBe(root);
+      // the toasts' region is named in the page's language
+      expect(root, path).toContain(path.startsWith('/ru') ? 'aria-label="Уведомления' : 'aria-label="Notifications');
     }
   });
 

@@ -12,7 +12,7 @@ const data = JSON.parse(document.getElementById('__PAGE__')!.textContent!) as Pa
 const hydrate = () =>
   hydrateRoot(
     document.getElementById('root')!,
-    <StorefrontShell>
+    <StorefrontShell language={data.context.language}>
       <LivePage initial={data} />
     </StorefrontShell>,
   );

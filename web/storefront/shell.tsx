@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Toaster, type ToasterProps } from 'sonner';
 import { FLOATING_SPACE_PX } from './floating.js';
+import { translate } from './words.js';
 
 /**
  * Where toasts appear: at the bottom, never over the header's language links and account button (at the top they
@@ -10,15 +11,16 @@ import { FLOATING_SPACE_PX } from './floating.js';
  */
 const TOASTER: ToasterProps = { position: 'bottom-left', mobileOffset: { bottom: FLOATING_SPACE_PX } };
 
-/** what every storefront page is wrapped in, on the server and in the browser alike */
-export function StorefrontShell({ children }: { children: ReactNode }) {
+/** what every storefront page is wrapped in, on the server and in the browser alike; `language` is the page's */
+export function StorefrontShell({ children, language = 'en' }: { children: ReactNode; language?: string }) {
   const [client] = useState(
     () => new QueryClient({ defaultOptions: { queries: { staleTime: 60_000, gcTime: 86_400_000, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: 1 } } }),
   );
   return (
     <QueryClientProvider client={client}>
       {children}
-      <Toaster richColors {...TOASTER} />
+      {/* the region's name in the page's language (sonner's own is 'Notifications alt+T') */}
+      <Toaster richColors {...TOASTER} containerAriaLabel={translate('storefront.notifications', language)} />
     </QueryClientProvider>
   );
 }

@@ -88,6 +88,7 @@ export const useWords = defineWords('storefront', {
     articles: 'Articles',
     language: 'Language',
     skipToContent: 'Skip to content',
+    notifications: 'Notifications',
   },
   ru: {
     more: 'Подробнее',
@@ -114,6 +115,7 @@ export const useWords = defineWords('storefront', {
     articles: 'Статьи',
     language: 'Язык',
     skipToContent: 'Перейти к содержимому',
+    notifications: 'Уведомления',
   },
 });
 

@@ -43,7 +43,7 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = '', 
   const reads = known ? last!.reads : readTracker();
   const { result: body, chunks } = collectChunks(() =>
     renderToString(
-      <StorefrontShell>
+      <StorefrontShell language={data.context.language}>
         <PageView data={known ? data : reads.watched(data)} />
       </StorefrontShell>,
     ),
