@@ -212,6 +212,34 @@ describe('storefront UX in Chromium, no payment provider', () => {
     await server.system('DELETE', `/api/ecommerce/products/${made.body.data.id}`);
   });
 
+  it("the phone menu keeps the keyboard in it, and Escape closes the account panel in it before the menu", async () => {
+    const phone = await site.open(PHONE, 'menu-keys', { signedIn: true });
+    await phone.goto(server.url + '/', { waitUntil: 'networkidle' });
+    const toggle = phone.getByRole('button', { name: 'Open menu' });
+    await toggle.click();
+    const close = phone.getByRole('button', { name: 'Close menu' });
+    await shown(close);
+    // Tab and Shift+Tab, well past the menu's length: focus never leaves the header (the bar and the menu)
+    const inHeader = () => phone.evaluate(() => !!document.activeElement?.closest('header'));
+    for (const key of [...Array(25).fill('Tab'), ...Array(25).fill('Shift+Tab')]) {
+      await phone.keyboard.press(key);
+      expect(await inHeader(), key).toBe(true);
+    }
+    // the account panel inside the menu: one Escape closes it alone, the next closes the menu
+    const account = phone.getByRole('button', { name: 'ux-shopper@example.com' });
+    await account.click();
+    const settings = phone.locator('header').getByRole('link', { name: 'Settings' });
+    await shown(settings);
+    await phone.keyboard.press('Escape');
+    await eventually(async () => expect(await settings.count()).toBe(0));
+    expect(await close.getAttribute('aria-expanded')).toBe('true');
+    expect(await account.evaluate((el) => el === document.activeElement)).toBe(true);
+    await phone.keyboard.press('Escape');
+    await shown(toggle);
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    await phone.close();
+  });
+
   it('the skip link, once focused, is drawn above the sticky header', async () => {
     await page.goto(server.url + '/', { waitUntil: 'networkidle' });
     await page.keyboard.press('Tab');

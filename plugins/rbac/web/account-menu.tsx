@@ -31,20 +31,13 @@ export function AccountMenu({ row }: { row: Expanded }) {
     const onPointer = (e: PointerEvent) => {
       if (!root.current?.contains(e.target as Node)) setOpen(false);
     };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
     const onFocus = (e: FocusEvent) => {
       if (e.target instanceof Node && !root.current?.contains(e.target)) setOpen(false);
     };
     document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
     document.addEventListener('focusin', onFocus);
     return () => {
       document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
       document.removeEventListener('focusin', onFocus);
     };
   }, [open]);
@@ -70,7 +63,17 @@ export function AccountMenu({ row }: { row: Expanded }) {
   };
 
   return (
-    <div ref={root} className={className}>
+    <div
+      ref={root}
+      className={className}
+      // Escape closes this panel only: it goes no further (the phone menu the panel may sit in stays open)
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !open) return;
+        e.stopPropagation();
+        setOpen(false);
+        button.current?.focus();
+      }}
+    >
       <Button ref={button} variant="outline" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)} className="max-w-[16rem]">
         <span aria-hidden className="inline-flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-blue-600/10 text-xs font-semibold text-blue-700">
           {name.charAt(0).toUpperCase()}

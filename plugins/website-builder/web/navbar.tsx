@@ -13,6 +13,9 @@ import { allButtons, str } from './shared.js';
 const Menu = lucideIcon(menuIcon);
 const X = lucideIcon(xIcon);
 
+/** what the keyboard can reach in the open menu */
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /** the lg breakpoint: at and above it the links are inline and the menu closes */
 const LARGE = '(min-width: 1024px)';
 
@@ -64,6 +67,7 @@ export const NavbarWidget: HeaderComponent = function NavbarWidget({ row }: { ro
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
+  const header = useRef<HTMLElement>(null);
   const logotype = targets(row, 'widgetsToLogotypes', 'logotype')[0];
   const buttons = allButtons(row, 'widgetsToButtonsArrays');
   const hasItems = useHasHeaderItems();
@@ -72,26 +76,43 @@ export const NavbarWidget: HeaderComponent = function NavbarWidget({ row }: { ro
 
   useEffect(() => {
     if (!open) return;
+    // the menu covers the page, so the keyboard stays in what is shown: the bar (logotype, toggle) and the menu
+    const focusables = () => [...(header.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])].filter((el) => el.getClientRects().length > 0);
     const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Tab') {
+        const all = focusables();
+        const at = all.indexOf(document.activeElement as HTMLElement);
+        const next = e.shiftKey ? (at <= 0 ? all.length - 1 : -1) : at === -1 || at === all.length - 1 ? 0 : -1;
+        if (next >= 0 && all[next]) {
+          e.preventDefault();
+          all[next].focus();
+        }
+        return;
+      }
       if (e.key !== 'Escape') return;
       setOpen(false);
       toggle.current?.focus();
+    };
+    const onFocus = (e: FocusEvent) => {
+      if (!header.current?.contains(e.target as Node)) toggle.current?.focus();
     };
     const large = window.matchMedia?.(LARGE);
     const onResize = () => large?.matches && setOpen(false);
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     document.addEventListener('keydown', onKey);
+    document.addEventListener('focusin', onFocus);
     large?.addEventListener?.('change', onResize);
     return () => {
       document.body.style.overflow = overflow;
       document.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusin', onFocus);
       large?.removeEventListener?.('change', onResize);
     };
   }, [open]);
 
   return (
-    <header id={str(row.anchor) || undefined} className={cn('sticky top-0 z-50 w-full', str(row.className))}>
+    <header ref={header} id={str(row.anchor) || undefined} className={cn('sticky top-0 z-50 w-full', str(row.className))}>
       <div aria-hidden className={cn('absolute inset-0 border-b border-slate-200/80 backdrop-blur-md', open ? 'bg-white' : 'bg-white/80')} />
       <div className="relative z-50 mx-auto flex h-16 max-w-7xl items-center justify-between gap-6 px-4">
         {logotype ? <Variant module="website-builder" entity="logotype" row={logotype} /> : <span />}
