@@ -89,6 +89,7 @@ export const useWords = defineWords('storefront', {
     language: 'Language',
     skipToContent: 'Skip to content',
     notifications: 'Notifications',
+    unreachable: 'The server could not be reached. Check your connection and try again.',
   },
   ru: {
     more: 'Подробнее',
@@ -116,6 +117,7 @@ export const useWords = defineWords('storefront', {
     language: 'Язык',
     skipToContent: 'Перейти к содержимому',
     notifications: 'Уведомления',
+    unreachable: 'Не удалось связаться с сервером. Проверьте подключение и попробуйте ещё раз.',
   },
 });
 

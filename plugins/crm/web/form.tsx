@@ -8,7 +8,7 @@ import { Button } from '../../../web/ui/button.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { lucideIcon } from '../../../web/ui/icon.js';
-import { useCurrentSubject, useSubject } from '../../rbac/web/session.js';
+import { messageOf, useCurrentSubject, useSubject } from '../../rbac/web/session.js';
 import { useWords } from '../../../web/storefront/words.js';
 import { useCrmWords } from './words.js';
 import { checkedInput, formProblems, ProblemsContext, serverProblems, type Problems } from './check.js';
@@ -93,7 +93,7 @@ export function CrmFormDefault({ row }: { row: Expanded }) {
         setProblems(refused);
         focusFirst(form, keys, refused);
         if (rest.length) toast.error(rest.join('; '));
-      } else toast.error((err as Error).message);
+      } else toast.error(messageOf(err));
     } finally {
       setPending(false);
     }

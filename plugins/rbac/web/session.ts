@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useBrowserQuery } from '../../../web/storefront/browser-query.js';
 import { ApiError, createHttp } from '../../../runtime/client/index.js';
 import { useHref } from '../../../web/storefront/context.js';
+import { translate } from '../../../web/storefront/words.js';
 import { isSafeLink } from '../../../engine/links.js';
 
 /** where the refresh token lives (spec §4); the session token is the server's httpOnly cookie */
@@ -87,6 +88,8 @@ export function subjectName(me: Me): string {
 
 /** the server's own message, without the '{status} | {statusText}' tail: what a form shows */
 export function messageOf(e: unknown, fallback = 'Something went wrong'): string {
+  // no answer at all (offline, a timeout): said in the page's language, not as the browser's 'Failed to fetch'
+  if (e instanceof ApiError && e.status === 0) return translate('storefront.unreachable', typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en');
   if (e instanceof ApiError) return e.message.split(' | ')[0] || `Request failed (${e.status})`;
   return e instanceof Error && e.message ? e.message : fallback;
 }
