@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { badRequest } from '../http/errors.js';
+import { badRequest, HttpError } from '../http/errors.js';
 import { assertNoNul, bodyOverflowed, parseJsonSafely, tooLarge } from '../http/limits.js';
 
 export interface ParsedBody {
@@ -36,7 +36,10 @@ export async function readBody(c: Context): Promise<ParsedBody> {
     if (typeof raw !== 'string') throw badRequest('the data part must be JSON text');
     return { data: parseJsonSafely(raw, () => badRequest('the data part is not valid JSON', [{ message: 'data is not valid JSON', field: 'data', rule: 'json' }])), files };
   }
-  if (!type.includes('json')) throw badRequest(`Unsupported content type '${type.slice(0, 80) || 'none'}': send application/json with {"data": …} or multipart/form-data with a data part`);
+  if (!type.includes('json')) {
+    const message = `Unsupported content type '${type.slice(0, 80) || 'none'}': send application/json with {"data": …} or multipart/form-data with a data part`;
+    throw new HttpError(415, message, [{ field: 'content-type', rule: 'type', message }]);
+  }
   let text: string;
   try {
     text = await c.req.text(); // read (and scanned) through the limits already: from memory

@@ -36,6 +36,9 @@ interface Condition {
 /** whether the caller may read a field; a field it may not read cannot be filtered or ordered on either */
 export type CanRead = (field: Field) => boolean;
 
+/** a 400 whose one cause names the query parameter and the rule it breaks */
+const refuse = (field: string, rule: string, message: string) => badRequest(message, [{ field, rule, message }]);
+
 /** the columns a query may name: every field that is not secret (and that the caller may read), and `<localized>.<language>` */
 function resolveColumn(entity: Entity, model: Model, raw: unknown, where: string, canRead?: CanRead): { field: Field; language?: string } {
   if (typeof raw !== 'string' || !raw) throw badRequest(`${where} is required`, [{ message: `${where} is required`, field: where, rule: 'required' }]);
@@ -96,7 +99,7 @@ export function filterMethodsOf(field: Field, language?: string): Method[] {
 const contains = (value: unknown) => `%${String(value).replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
 
 function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, c: Condition, where: string, canRead?: CanRead): SQL {
-  if (!c || typeof c !== 'object') throw badRequest(`${where} must be an object with column, method and value`);
+  if (!c || typeof c !== 'object') throw refuse(where, 'type', `${where} must be an object with column, method and value`);
   const { field, language } = resolveColumn(entity, model, c.column, `${where}[column]`, canRead);
   const method = c.method as Method;
   // an id (or a reference) may be searched as text with like/ilike: the admin finds rows by an id prefix
@@ -115,7 +118,7 @@ function condition(entity: Entity, model: Model, table: Drizzle, dialect: Dialec
         [{ message: `filter one language of '${field.name}', as '${example}'`, field: `${where}[column]`, rule: 'language' }],
       );
     }
-    throw badRequest(`Method '${method}' does not apply to ${field.kind} column '${c.column}' in ${where}[method]; use one of: ${methods.join(', ')}`);
+    throw refuse(`${where}[method]`, 'method', `Method '${method}' does not apply to ${field.kind} column '${c.column}' in ${where}[method]; use one of: ${methods.join(', ')}`);
   }
   const expr = asText ? (dialect === 'pg' ? sql`(${table[field.name]}::text)` : table[field.name]) : columnExpr(table, field, language, dialect);
   if (method === 'isNull') return isNull(expr);
@@ -159,15 +162,15 @@ function group(value: unknown, where: string): Condition[] {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value;
   if (value && typeof value === 'object') return Object.values(value); // qs turns long arrays into objects
-  throw badRequest(`${where} must be a list of conditions`);
+  throw refuse(where, 'type', `${where} must be a list of conditions`);
 }
 
 /** `filters[and][i]` and `filters[or][i]` → one WHERE; every value is a bound parameter */
 export function whereOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, filters: unknown, canRead?: CanRead): SQL | undefined {
   if (filters === undefined || filters === '') return undefined;
-  if (typeof filters !== 'object' || filters === null) throw badRequest('filters must be filters[and][i][column|method|value] or filters[or][…]');
+  if (typeof filters !== 'object' || filters === null) throw refuse('filters', 'type', 'filters must be filters[and][i][column|method|value] or filters[or][…]');
   const f = filters as Record<string, unknown>;
-  for (const key of Object.keys(f)) if (key !== 'and' && key !== 'or') throw badRequest(`Unknown filter group 'filters[${key}]'; use filters[and] or filters[or]`);
+  for (const key of Object.keys(f)) if (key !== 'and' && key !== 'or') throw refuse(`filters[${key}]`, 'unknown', `Unknown filter group 'filters[${key}]'; use filters[and] or filters[or]`);
   const all = group(f.and, 'filters[and]').map((c, i) => condition(entity, model, table, dialect, c, `filters[and][${i}]`, canRead));
   const any = group(f.or, 'filters[or]').map((c, i) => condition(entity, model, table, dialect, c, `filters[or][${i}]`, canRead));
   const parts = [...all, ...(any.length ? [or(...any)!] : [])];
@@ -177,8 +180,8 @@ export function whereOf(entity: Entity, model: Model, table: Drizzle, dialect: D
 function orderOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect, orderBy: unknown, canRead?: CanRead): SQL[] {
   const out: SQL[] = [];
   if (orderBy !== undefined && orderBy !== '') {
-    if (typeof orderBy !== 'object' || orderBy === null) throw badRequest('orderBy must be orderBy[and][i][column|method]');
-    for (const key of Object.keys(orderBy)) if (key !== 'and') throw badRequest(`Unknown order group 'orderBy[${key}]'; use orderBy[and]`);
+    if (typeof orderBy !== 'object' || orderBy === null) throw refuse('orderBy', 'type', 'orderBy must be orderBy[and][i][column|method]');
+    for (const key of Object.keys(orderBy)) if (key !== 'and') throw refuse(`orderBy[${key}]`, 'unknown', `Unknown order group 'orderBy[${key}]'; use orderBy[and]`);
     group((orderBy as Record<string, unknown>).and, 'orderBy[and]').forEach((o, i) => {
       const where = `orderBy[and][${i}]`;
       const { field, language } = resolveColumn(entity, model, o?.column, `${where}[column]`, canRead);

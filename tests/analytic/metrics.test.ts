@@ -3,6 +3,7 @@ import { DIALECTS } from '../helpers/databases.js';
 import { bootApp, type TestApp } from '../helpers/app.js';
 import { createAnalyticPlugin, Recorder, type AnalyticsService } from '../../plugins/analytic/server/index.js';
 import { lastDays } from '../../plugins/analytic/server/queries.js';
+import { viewedPage } from '../../plugins/analytic/server/events.js';
 
 type Metric = { name: string; dimension: string; count: number; value: number; recordedAt: string };
 
@@ -37,6 +38,10 @@ for (const d of DIALECTS) {
       await t.app.request('/about');
       await analytics().flush();
       expect(await metrics('page-view')).toEqual([expect.objectContaining({ dimension: '/about', count: 4 })]);
+      // one page, however its path is spelt: repeated or trailing slashes, the default language's prefix
+      expect([viewedPage('//', 'en'), viewedPage('/en', 'en'), viewedPage('/en/', 'en'), viewedPage('//about//', 'en'), viewedPage('/en/about', 'en'), viewedPage('/ru/about/', 'en'), viewedPage('/enlist', 'en')]).toEqual([
+        '/', '/', '/', '/about', '/about', '/ru/about', '/enlist',
+      ]);
     });
 
     it('two processes flushing the same counter at once add up (the database adds, not the process)', async () => {
@@ -80,6 +85,8 @@ for (const d of DIALECTS) {
       await analytics().flush();
       expect((await t.call('GET', '/api/analytic/dashboard', undefined, { auth: false })).status).toBe(401);
       expect((await t.call('GET', '/api/analytic/dashboard?days=0')).status).toBe(400);
+      // days= (empty, as a form with the field left blank sends it) is the default 30
+      expect((await t.call('GET', '/api/analytic/dashboard?days=')).body.data.days).toHaveLength(30);
       const r = await t.call('GET', '/api/analytic/dashboard?days=7');
       expect(r.status).toBe(200);
       const data = r.body.data;

@@ -274,6 +274,20 @@ export function runQuerySuite(name: string, makeDb: () => Promise<TestDatabase>)
       r = await t.call('GET', `${A}?${f(0, 'number', 'like', '1%')}`);
       expect(r.status).toBe(400);
       expect(r.body.message).toContain("Method 'like' does not apply to number column 'number'");
+      expect(r.body.cause).toEqual([expect.objectContaining({ field: 'filters[and][0][method]', rule: 'method' })]);
+      // every refused query names the parameter in its cause, the shape errors too
+      for (const [query, field, rule] of [
+        ['filters[xor][0][column]=slug', 'filters[xor]', 'unknown'],
+        ['filters=slug', 'filters', 'type'],
+        ['filters[and]=x', 'filters[and]', 'type'],
+        ['filters[and][0]=x', 'filters[and][0]', 'type'],
+        ['orderBy=slug', 'orderBy', 'type'],
+        ['orderBy[or][0][column]=slug', 'orderBy[or]', 'unknown'],
+      ]) {
+        const q = await t.call('GET', `${P}?${query}`);
+        expect(q.status, query).toBe(400);
+        expect(q.body.cause, query).toEqual([expect.objectContaining({ field, rule })]);
+      }
     });
   });
 }

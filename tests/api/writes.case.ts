@@ -155,14 +155,15 @@ export function runWriteSuite(name: string, makeDb: () => Promise<TestDatabase>)
       expect((await t.call('GET', '/api/nope/things')).status).toBe(404);
     });
 
-    it('a body that is not JSON, or has no data, is a clear 400', async () => {
+    it('a body that is not JSON, or has no data, is a clear 400; a body of a type the API does not take is a 415', async () => {
       let r = await t.call('POST', P, '{not json');
       expect(r).toMatchObject({ status: 400, body: { message: 'The body is not valid JSON' } });
       r = await t.call('POST', P, { nodata: 1 });
       expect(r).toMatchObject({ status: 400, body: { message: 'Data is undefined' } });
       r = await t.call('POST', P, 'slug=x', { headers: { 'content-type': 'text/plain' } });
-      expect(r.status).toBe(400);
+      expect(r.status).toBe(415);
       expect(r.body.message).toMatch(/^Unsupported content type 'text\/plain'/);
+      expect(r.body.cause).toEqual([expect.objectContaining({ field: 'content-type', rule: 'type' })]);
     });
 
     it('multipart bodies: a data part with JSON, plus file parts', async () => {

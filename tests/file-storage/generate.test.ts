@@ -55,6 +55,10 @@ for (const d of DIALECTS) {
       const ru = await generate({ variant: ATTACHMENT, entity: 'ecommerce/product', id: product.id, language: 'ru' });
       expect(ru.status).toBe(201);
       expect(ru.body.data).toMatchObject({ variant: ATTACHMENT, width: 1080, height: 1080, alt: { ru: 'Лампа' } });
+      // a language the site has not is refused by name, not drawn in English as if asked for
+      const fr = await generate({ variant: ATTACHMENT, entity: 'ecommerce/product', id: product.id, language: 'fr' });
+      expect(fr.status).toBe(400);
+      expect(fr.body.cause).toEqual([expect.objectContaining({ field: 'language', rule: 'enum' })]);
       expect(dimensionsOf(bytesOf(ru.body.data.file), 'image/png')).toEqual({ width: 1080, height: 1080 });
       const en = await generate({ variant: ATTACHMENT, entity: 'ecommerce/product', id: product.id, language: 'en' });
       expect(en.body.data.id).not.toBe(ru.body.data.id);

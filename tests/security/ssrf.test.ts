@@ -108,6 +108,10 @@ describe('POST /api/file-storage/files/create-from-url', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.data).toMatchObject({ adminTitle: 'pic.png', mimeType: 'image/png', extension: 'png', size: image.length, width: 16, height: 9, alt: { en: 'From afar' } });
     expect(stored()).toEqual([r.body.data.file]);
+    // the scheme in capitals is the same scheme (RFC 3986 §3.1)
+    const upper = await fromUrl(`HTTP://files.test:${R}/pic.png`);
+    expect(upper.status, JSON.stringify(upper.body)).toBe(201);
+    expect(upper.body.data).toMatchObject({ adminTitle: 'pic.png', width: 16, height: 9 });
   });
 
   const loopbackSpellings = () => [

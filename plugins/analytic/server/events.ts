@@ -19,7 +19,17 @@ function isPageView(c: Context): boolean {
 }
 
 /** page views: counted in memory once the page is answered (the write comes later, in a batch) */
-export function pageViews(app: Hono, recorder: Recorder) {
+/**
+ * The page a path names, as a page-view's dimension: repeated and trailing slashes dropped, and the default
+ * language's prefix too (`/en/about` is `/about`; `/ru/about` stays, a page in another language)
+ */
+export function viewedPage(path: string, defaultLanguage: string): string {
+  const page = path.replace(/\/{2,}/g, '/').replace(/\/+$/, '') || '/';
+  if (page === `/${defaultLanguage}`) return '/';
+  return page.startsWith(`/${defaultLanguage}/`) ? page.slice(defaultLanguage.length + 1) : page;
+}
+
+export function pageViews(app: Hono, recorder: Recorder, defaultLanguage: string) {
   app.use('*', (c, next) => (c.req.method !== 'GET' || NOT_PAGES.test(c.req.path) ? next() : countPageView(c, next)));
   async function countPageView(c: Context, next: Next) {
     await next();
@@ -30,7 +40,7 @@ export function pageViews(app: Hono, recorder: Recorder) {
     } catch {
       /* counted as asked */
     }
-    recorder.record('page-view', { dimension: path.length > 1 ? path.replace(/\/+$/, '') : '/' });
+    recorder.record('page-view', { dimension: viewedPage(path, defaultLanguage) });
   }
 }
 

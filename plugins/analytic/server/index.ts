@@ -45,7 +45,7 @@ export function createAnalyticPlugin(options: AnalyticOptions = {}): Plugin {
     services: (ctx) => ({ analytics: { record: (name, o) => recorderOf(ctx).record(name, o), flush: () => recorderOf(ctx).flush() } satisfies AnalyticsService }),
     hooks: (ctx) => keyEventHooks(ctx, recorderOf(ctx)),
     routes: (app, ctx) => {
-      pageViews(app, recorderOf(ctx));
+      pageViews(app, recorderOf(ctx), ctx.model.defaultLanguage);
       analyticRoutes(app, ctx);
     },
     defaults: seedFile(new URL('../defaults.json', import.meta.url)),

@@ -57,7 +57,7 @@ async function requirePermission(ctx: PluginContext, c: Context) {
 export function analyticRoutes(app: Hono, ctx: PluginContext) {
   app.get('/api/analytic/dashboard', async (c) => {
     await requirePermission(ctx, c);
-    const n = Number(c.req.query('days') ?? 30);
+    const n = Number(c.req.query('days') || 30); // days= (empty) is the default, like no days at all
     if (!Number.isInteger(n) || n < 1 || n > 366) throw badRequest('days must be a whole number from 1 to 366', [{ field: 'days', rule: 'range', message: 'days must be from 1 to 366' }]);
     const days = lastDays(n);
     const rows = await metricsSince(ctx, ['page-view', 'sign-up', 'add-to-cart', 'checkout', 'payment'], days[0]);

@@ -14,7 +14,8 @@ import { publicFileUrl, type FileStorageService, type Stored } from './store.js'
 const fromUrlBody = bodyValidator<{ url: string } & Record<string, unknown>>({
   type: 'object',
   required: ['url'],
-  properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^https?://' } },
+  // the scheme in any case (HTTPS:// is https://, RFC 3986 §3.1); outbound.ts parses it and allows only these two
+  properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^[hH][tT][tT][pP][sS]?://' } },
 });
 
 const isMultipart = (c: Context) => (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');

@@ -105,6 +105,11 @@ export function generateRoutes(app: Hono, ctx: PluginContext, service: () => Fil
   app.post('/api/file-storage/files/generate', async (c) => {
     await ctx.authorize(c, { entity: files, operation: 'create' });
     const body = generateBody((await readBody(c)).data);
+    // a language the site has not: refused by name (it was drawn in the default language, as if asked for)
+    if (body.language !== undefined && !ctx.model.languages.includes(body.language)) {
+      const message = `language must be one of: ${ctx.model.languages.join(', ')}`;
+      throw badRequest(message, [{ field: 'language', rule: 'enum', message }]);
+    }
     const { row, created } = await gen.imageOf(body.variant, body.entity, body.id.toLowerCase(), body.language ?? ctx.model.defaultLanguage);
     return c.json({ data: row }, created ? 201 : 200);
   });
