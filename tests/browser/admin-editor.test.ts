@@ -291,4 +291,100 @@ describe('issue 17: an editor walks the admin at 1280 and 390 px', () => {
     await countIs(page.getByRole('dialog'), 0);
     expect(errors).toEqual([]);
   });
+
+  it('at 390 px: the menu drawer gives the focus back to its button when closed, and to the page shown when a model is chosen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/admin/ecommerce/categories`);
+    const menu = page.getByRole('button', { name: 'Open menu' });
+    const drawer = page.getByRole('dialog', { name: 'Models' });
+    const onMenu = () => eventually(async () => expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName)).toBe('Open menu'));
+    await shown(menu);
+    // by keyboard: Enter opens it, Escape closes it
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await shown(drawer);
+    await page.keyboard.press('Escape');
+    await hidden(drawer);
+    await onMenu();
+    // its close button
+    await menu.click();
+    await drawer.getByRole('button', { name: 'Close menu' }).click();
+    await hidden(drawer);
+    await onMenu();
+    // a click outside it, on the shade over the page
+    await menu.click();
+    await shown(drawer);
+    await page.mouse.click(370, 600);
+    await hidden(drawer);
+    await onMenu();
+    // a model chosen: the focus is in the page now shown (never on the body), and Tab goes on into its list
+    await menu.click();
+    await drawer.getByRole('link', { name: 'Store', exact: true }).click();
+    await page.waitForURL(/\/admin\/ecommerce\/stores$/);
+    await hidden(drawer);
+    await eventually(async () => expect(await page.evaluate(() => document.activeElement?.id)).toBe('admin-content'));
+    await page.keyboard.press('Tab');
+    const search = page.locator('section[data-entity="ecommerce/store"]').first().getByRole('searchbox');
+    expect(await search.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('at 390 px: a list that is loading, failed to load or is empty says so in full, not cut off inside the wide table', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const stores = () => page.locator('section[data-entity="ecommerce/store"]').first();
+    /** drawn whole: inside the screen's width (the desktop table scrolls sideways, and cut these off) */
+    const whole = async (l: Locator) => {
+      await shown(l);
+      for (const box of await l.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+        expect(box.width).toBeGreaterThan(0);
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(390);
+      }
+    };
+    const list = (url: URL) => url.pathname === '/api/ecommerce/stores';
+
+    // loading: the list's answer held back
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(list, async (route) => (await held, route.continue()));
+    await page.goto(`${server.url}/admin/ecommerce/stores`);
+    await shown(stores().getByText('Loading…'));
+    await whole(stores().locator('.animate-pulse'));
+    await shot('list-loading');
+    release();
+    await shown(stores().locator('li[data-row-id]'));
+    await page.unroute(list);
+
+    // failed: the message and Retry
+    const message = 'The stores could not be listed: the database did not answer in time';
+    await page.route(list, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message }) }));
+    await page.goto(`${server.url}/admin/ecommerce/stores`);
+    const alert = stores().getByRole('alert');
+    await shown(alert.getByText(message));
+    await whole(alert);
+    await whole(alert.getByText(message));
+    await whole(alert.getByRole('button', { name: 'Retry' }));
+    await shown(stores().getByText('Not loaded'));
+    await shot('list-error');
+    await page.unroute(list);
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await shown(stores().locator('li[data-row-id]'));
+
+    // empty: a search nothing matches, and the way back
+    await stores().getByRole('searchbox').fill('no-store-is-called-this');
+    await whole(stores().getByText('No found items'));
+    await whole(stores().getByText('Nothing matches "no-store-is-called-this"'));
+    await whole(stores().getByRole('button', { name: 'Clear search and filters' }));
+    await shot('list-empty');
+    await stores().getByRole('button', { name: 'Clear search and filters' }).click();
+    await shown(stores().locator('li[data-row-id]'));
+    // an empty list with nothing searched offers to add one
+    await page.goto(`${server.url}/admin/crm/requests`);
+    const requests = page.locator('section[data-entity="crm/request"]').first();
+    await shown(requests.getByText('0 items'));
+    await whole(requests.getByText('No found items'));
+    await whole(requests.getByRole('button', { name: 'Add new' }));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(errors).toEqual([]);
+  });
 });

@@ -311,29 +311,51 @@ function Shell() {
   const known = !module || (entity && !extra.length);
   // the drawer closes on navigation
   useEffect(() => setDrawer(false), [location.href]);
-  const nav = <ModelNav current={entity} onNavigate={() => setDrawer(false)} />;
+  /** a model was chosen in the drawer: once it has closed, the focus goes to the page shown, not back to the menu button */
+  const chosen = useRef(false);
+  const nav = (
+    <ModelNav
+      current={entity}
+      onNavigate={() => {
+        if (!large) chosen.current = true;
+        setDrawer(false);
+      }}
+    />
+  );
   const content = useRef<HTMLDivElement>(null);
   return (
-    <div className="flex min-h-screen">
-      {/* the first thing Tab reaches: past the list of models and the header, to the page's own content */}
-      <a
-        href="#admin-content"
-        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-[60] focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-blue-800 focus:shadow-lg focus:outline-none focus:ring-2 focus:ring-blue-600"
-        onClick={(e) => {
-          e.preventDefault();
-          content.current?.focus();
-        }}
-      >
-        Skip to content
-      </a>
-      {large && navShown && (
-        <nav aria-label="Models" className="sticky top-0 h-screen w-64 shrink-0 border-r border-slate-200 bg-white">{nav}</nav>
-      )}
-      {!large && (
-        <RadixDialog.Root open={drawer} onOpenChange={setDrawer}>
+    // the drawer's root holds both its trigger (the header's menu button) and its content: closed without a
+    // choice (Escape, its close button, a click outside), Radix gives the focus back to that button
+    <RadixDialog.Root open={!large && drawer} onOpenChange={setDrawer}>
+      <div className="flex min-h-screen">
+        {/* the first thing Tab reaches: past the list of models and the header, to the page's own content */}
+        <a
+          href="#admin-content"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-[60] focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-blue-800 focus:shadow-lg focus:outline-none focus:ring-2 focus:ring-blue-600"
+          onClick={(e) => {
+            e.preventDefault();
+            content.current?.focus();
+          }}
+        >
+          Skip to content
+        </a>
+        {large && navShown && (
+          <nav aria-label="Models" className="sticky top-0 h-screen w-64 shrink-0 border-r border-slate-200 bg-white">{nav}</nav>
+        )}
+        {!large && (
           <RadixDialog.Portal>
             <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-            <RadixDialog.Content aria-describedby={undefined} className="fixed inset-y-0 left-0 z-50 flex w-[min(20rem,85vw)] flex-col bg-white shadow-xl focus:outline-none">
+            <RadixDialog.Content
+              aria-describedby={undefined}
+              className="fixed inset-y-0 left-0 z-50 flex w-[min(20rem,85vw)] flex-col bg-white shadow-xl focus:outline-none"
+              onCloseAutoFocus={(e) => {
+                if (!chosen.current) return; // Radix focuses the trigger
+                chosen.current = false;
+                // a model was chosen: the page's content (its list's heading and search next), where Skip to content goes
+                e.preventDefault();
+                content.current?.focus({ preventScroll: true });
+              }}
+            >
               <div className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
                 <RadixDialog.Title className="font-semibold">Models</RadixDialog.Title>
                 <RadixDialog.Close className="rounded p-2 text-slate-500 hover:bg-slate-100" aria-label="Close menu"><X className="h-5 w-5" /></RadixDialog.Close>
@@ -341,32 +363,34 @@ function Shell() {
               <nav aria-label="Models" className="min-h-0 flex-1">{nav}</nav>
             </RadixDialog.Content>
           </RadixDialog.Portal>
-        </RadixDialog.Root>
-      )}
-      <main className="min-w-0 flex-1">
-        <header className="sticky top-0 z-30 flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-2 sm:px-4">
-          {large ? (
-            <Button size="sm" variant="ghost" aria-expanded={navShown} onClick={() => setNavShown(!navShown)}>
-              {navShown ? <PanelLeftClose className="h-4 w-4" /> : <PanelLeftOpen className="h-4 w-4" />} {navShown ? 'Hide' : 'Show'}
-            </Button>
-          ) : (
-            <Button size="sm" variant="ghost" aria-expanded={drawer} aria-label="Open menu" onClick={() => setDrawer(true)}>
-              <Menu className="h-5 w-5" />
-            </Button>
-          )}
-          <Link href="/admin/" className="font-semibold">Admin</Link>
-          {entity && <span className="truncate text-sm text-slate-500 max-sm:hidden">/ {moduleTitle(entity.module)}</span>}
-          <span className="ml-auto" />
-          <SignedInAs />
-          <Button size="sm" variant="outline" onClick={signOut} aria-label="Logout"><LogOut className="h-4 w-4" /> <span className="max-sm:sr-only">Logout</span></Button>
-        </header>
-        <div id="admin-content" ref={content} tabIndex={-1} className="mx-auto max-w-7xl p-2 focus:outline-none sm:p-4">
-          <ErrorBoundary resetKey={location.path.slice(0, 2).join('/')}>
-            {!module ? <Dashboard /> : !known || !entity ? <NotFound /> : <EntityPage entity={entity} id={id} />}
-          </ErrorBoundary>
-        </div>
-      </main>
-    </div>
+        )}
+        <main className="min-w-0 flex-1">
+          <header className="sticky top-0 z-30 flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-2 sm:px-4">
+            {large ? (
+              <Button size="sm" variant="ghost" aria-expanded={navShown} onClick={() => setNavShown(!navShown)}>
+                {navShown ? <PanelLeftClose className="h-4 w-4" /> : <PanelLeftOpen className="h-4 w-4" />} {navShown ? 'Hide' : 'Show'}
+              </Button>
+            ) : (
+              <RadixDialog.Trigger asChild>
+                <Button size="sm" variant="ghost" aria-label="Open menu">
+                  <Menu className="h-5 w-5" />
+                </Button>
+              </RadixDialog.Trigger>
+            )}
+            <Link href="/admin/" className="font-semibold">Admin</Link>
+            {entity && <span className="truncate text-sm text-slate-500 max-sm:hidden">/ {moduleTitle(entity.module)}</span>}
+            <span className="ml-auto" />
+            <SignedInAs />
+            <Button size="sm" variant="outline" onClick={signOut} aria-label="Logout"><LogOut className="h-4 w-4" /> <span className="max-sm:sr-only">Logout</span></Button>
+          </header>
+          <div id="admin-content" ref={content} tabIndex={-1} className="mx-auto max-w-7xl p-2 focus:outline-none sm:p-4">
+            <ErrorBoundary resetKey={location.path.slice(0, 2).join('/')}>
+              {!module ? <Dashboard /> : !known || !entity ? <NotFound /> : <EntityPage entity={entity} id={id} />}
+            </ErrorBoundary>
+          </div>
+        </main>
+      </div>
+    </RadixDialog.Root>
   );
 }
 

@@ -9,7 +9,6 @@ import { entityHref, Link } from '../router.js';
 import { Button } from '../../ui/button.js';
 import { Input } from '../../ui/input.js';
 import { Skeleton } from '../../ui/skeleton.js';
-import { cn } from '../../ui/cn.js';
 import { lookup } from '../../registry.js';
 import { Cell, ReferenceCell, TitlesContext, titleKey } from './cell.js';
 import { filterFields, sortable, sortColumn, tableColumns } from './columns.js';
@@ -263,7 +262,6 @@ export function GenericTable({ entity, filter, prefill, title, state: given, onS
     onSortingChange: (updater) => setState({ sort: typeof updater === 'function' ? updater(sorting) : updater, page: 0 }),
   });
   const heading = title ?? plural(entity.title);
-  const colSpan = columns.length + 2;
   const filterCount = Object.keys(state.filters).length;
   const narrowed = !!state.q.trim() || filterCount > 0;
   const addNew = (
@@ -272,40 +270,45 @@ export function GenericTable({ entity, filter, prefill, title, state: given, onS
     </Button>
   );
 
-  let body: ReactNode;
+  /**
+   * Loading, a failed load and an empty list are drawn under the table, not in it: a block as wide as the list,
+   * so that on a phone they are not cut off inside the scrolling desktop table (which is not shown there).
+   */
+  let status: ReactNode = null;
   if (list.isPending) {
-    body = Array.from({ length: 3 }, (_, i) => (
-      <tr key={i} aria-hidden>
-        <td colSpan={colSpan} className="px-3 py-2"><Skeleton className="h-6 w-full" /></td>
-      </tr>
-    ));
+    status = (
+      <div aria-hidden className="flex flex-col gap-2 px-3 py-2" data-table-status="loading">
+        {Array.from({ length: 3 }, (_, i) => <Skeleton key={i} className="h-6 w-full" />)}
+      </div>
+    );
   } else if (list.error && !rows) {
-    body = (
-      <tr><td colSpan={colSpan} className="px-3 py-6 text-center text-red-700" role="alert">{(list.error as Error).message.split(' | ')[0]} <Button size="sm" variant="outline" onClick={() => list.refetch()}>Retry</Button></td></tr>
+    status = (
+      <div className="flex flex-wrap items-center justify-center gap-x-2 gap-y-3 break-words px-3 py-6 text-center text-red-700" role="alert" data-table-status="error">
+        <span className="min-w-0 max-w-full">{(list.error as Error).message.split(' | ')[0]}</span> <Button size="sm" variant="outline" onClick={() => list.refetch()}>Retry</Button>
+      </div>
     );
   } else if (rows && !rows.length) {
-    body = (
-      <tr>
-        <td colSpan={colSpan} className="px-3 py-10 text-center text-slate-600">
-          <p className="font-medium">No found items</p>
-          {narrowed ? (
-            <>
-              {state.q.trim() && <p className="mt-1 text-sm text-slate-500">Nothing matches "{state.q.trim()}"</p>}
-              <Button size="sm" variant="outline" className="mt-3" onClick={() => { setSearch(''); setState({ q: '', filters: {}, page: 0 }); }}>Clear search and filters</Button>
-            </>
-          ) : (
-            <div className="mt-3 flex justify-center">{addNew}</div>
-          )}
-        </td>
-      </tr>
-    );
-  } else {
-    body = table.getRowModel().rows.map((r) =>
-      RowView ? (
-        <RowView key={r.id} entity={entity} row={r.original} onOpen={open} cells={r.getVisibleCells().map((c) => ({ id: c.id, node: flexRender(c.column.columnDef.cell, c.getContext()) }))} />
-      ) : null,
+    status = (
+      <div className="break-words px-3 py-10 text-center text-slate-600" data-table-status="empty">
+        <p className="font-medium">No found items</p>
+        {narrowed ? (
+          <>
+            {state.q.trim() && <p className="mt-1 text-sm text-slate-500">Nothing matches "{state.q.trim()}"</p>}
+            <Button size="sm" variant="outline" className="mt-3" onClick={() => { setSearch(''); setState({ q: '', filters: {}, page: 0 }); }}>Clear search and filters</Button>
+          </>
+        ) : (
+          <div className="mt-3 flex justify-center">{addNew}</div>
+        )}
+      </div>
     );
   }
+  const body = status
+    ? null
+    : table.getRowModel().rows.map((r) =>
+        RowView ? (
+          <RowView key={r.id} entity={entity} row={r.original} onOpen={open} cells={r.getVisibleCells().map((c) => ({ id: c.id, node: flexRender(c.column.columnDef.cell, c.getContext()) }))} />
+        ) : null,
+      );
 
   return (
     <section aria-label={heading} className="min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm" data-entity={entity.id}>
@@ -370,7 +373,8 @@ export function GenericTable({ entity, filter, prefill, title, state: given, onS
                 })}
               </ul>
             )}
-            <div className={cn('overflow-x-auto', rows && rows.length > 0 && 'max-sm:hidden')}>
+            {/* the desktop table: below the small breakpoint the rows are the cards above, and a state is drawn on its own */}
+            <div className="overflow-x-auto max-sm:hidden">
               <table className="w-full text-left text-sm">
                 <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                   {table.getHeaderGroups().map((hg) => (
@@ -397,9 +401,10 @@ export function GenericTable({ entity, filter, prefill, title, state: given, onS
                 <tbody aria-busy={list.isFetching}>{body}</tbody>
               </table>
             </div>
+            {status}
           </TitlesContext.Provider>
           <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-sm text-slate-600">
-            {/* a failed load is not loading: the error and Retry are in the table */}
+            {/* a failed load is not loading: the error and Retry are above */}
             <span aria-live="polite">{total !== undefined ? `${total} ${total === 1 ? 'item' : 'items'}` : list.isError && !list.isFetching ? 'Not loaded' : 'Loading…'}</span>
             <div className="flex flex-wrap items-center gap-2">
               <label className="flex items-center gap-1">
