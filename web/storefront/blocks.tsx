@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { forwardRef, useEffect, useRef, useState, type ReactNode } from 'react';
 import * as arrowRight from 'lucide-react/icons/arrow-right';
 import { targets, useHref, usePage, useT, useTitleTag, type Expanded } from './context.js';
 import { RichTextView } from '../ui/rich-text-view.js';
@@ -81,11 +81,51 @@ export function MoreLink({ to, children, label, className }: { to: string; child
 
 /** the responsive card grid: 1 column, 2 on md, 3 on lg */
 /** cards in a grid: three columns on large screens, or two (spec §2: product lists) */
-export function CardGrid({ children, label, columns = 3 }: { children: ReactNode; label?: string; columns?: 2 | 3 }) {
-  return <div role="list" aria-label={label} data-columns={columns} className={columns === 2 ? 'grid grid-cols-1 gap-6 md:grid-cols-2' : 'grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3'}>{children}</div>;
-}
+export const CardGrid = forwardRef<HTMLDivElement, { children: ReactNode; label?: string; columns?: 2 | 3 }>(function CardGrid({ children, label, columns = 3 }, ref) {
+  return <div ref={ref} role="list" aria-label={label} data-columns={columns} className={columns === 2 ? 'grid grid-cols-1 gap-6 md:grid-cols-2' : 'grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3'}>{children}</div>;
+});
 
 export const GridItem = ({ children }: { children: ReactNode }) => <div role="listitem">{children}</div>;
+
+/** how many cards a long list shows at first, and how many more each 'Show more' adds */
+export const CARDS_SHOWN = 24;
+
+/**
+ * A long list in steps: the first CARDS_SHOWN items (the server's HTML and the first render in the browser alike),
+ * then CARDS_SHOWN more at each press of the button `more` draws. The keyboard's focus moves to the first item
+ * shown by a press, so that a keyboard or screen-reader user continues where the new items start.
+ * @example const { shown, more, listRef } = useShowMore(products); <div ref={listRef}>{shown.map(…)}</div>{more}
+ */
+export function useShowMore<T>(items: T[], step = CARDS_SHOWN) {
+  const w = useWords();
+  const [count, setCount] = useState(step);
+  const listRef = useRef<HTMLDivElement>(null);
+  const focusFrom = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (focusFrom.current === undefined) return;
+    const item = listRef.current?.children[focusFrom.current] as HTMLElement | undefined;
+    focusFrom.current = undefined;
+    const target = item?.querySelector<HTMLElement>('a[href], button') ?? item;
+    target?.focus();
+  }, [count]);
+  const left = items.length - count;
+  const more =
+    left > 0 ? (
+      <div className="mt-8 flex justify-center">
+        <button
+          type="button"
+          className="inline-flex min-h-10 items-center rounded-md border border-slate-300 bg-white px-5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          onClick={() => {
+            focusFrom.current = count;
+            setCount(count + step);
+          }}
+        >
+          {w('showMore', { count: Math.min(step, left), total: left })}
+        </button>
+      </div>
+    ) : null;
+  return { shown: left > 0 ? items.slice(0, count) : items, more, listRef };
+}
 
 /** the row the page is about (params['blog.article'], …) if there is one, else the widget's first */
 export function usePageRow(param: string, widget: Expanded, relation: string, end: string): Expanded | undefined {
@@ -101,16 +141,20 @@ export function CardListSection({ row, relation, end, label, card, empty }: { ro
   const t = useT();
   const w = useWords();
   const items = targets(row, relation, end);
+  const { shown, more, listRef } = useShowMore(items);
   return (
     <Section row={row}>
       <SectionHeader row={row} />
       {/* an empty list says so under its heading ('No found items', spec §8, or the list's own words) */}
       {items.length ? (
-        <CardGrid label={t(row.title) || label}>
-          {items.map((item) => (
-            <GridItem key={item.id}>{card(item)}</GridItem>
-          ))}
-        </CardGrid>
+        <>
+          <CardGrid ref={listRef} label={t(row.title) || label}>
+            {shown.map((item) => (
+              <GridItem key={item.id}>{card(item)}</GridItem>
+            ))}
+          </CardGrid>
+          {more}
+        </>
       ) : (
         <p className="text-slate-600">{empty ?? w('noFoundItems')}</p>
       )}

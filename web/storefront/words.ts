@@ -89,6 +89,7 @@ export const useWords = defineWords('storefront', {
     language: 'Language',
     skipToContent: 'Skip to content',
     notifications: 'Notifications',
+    showMore: 'Show {count} more of {total}',
     unreachable: 'The server could not be reached. Check your connection and try again.',
   },
   ru: {
@@ -117,6 +118,7 @@ export const useWords = defineWords('storefront', {
     language: 'Язык',
     skipToContent: 'Перейти к содержимому',
     notifications: 'Уведомления',
+    showMore: 'Показать ещё {count} из {total}',
     unreachable: 'Не удалось связаться с сервером. Проверьте подключение и попробуйте ещё раз.',
   },
 });

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { PageProvider, Variant, type Expanded, type PageContext } from '../../../web/storefront/context.js';
 import { loadChunks, register, registered } from '../../../web/registry.js';
@@ -174,6 +175,19 @@ describe('ecommerce categories and stores', () => {
     expect(screen.getByText('Ready-made site templates')).toBeTruthy();
     expect(screen.getByRole('list').className).toContain('lg:columns-3');
     expect(screen.getAllByRole('listitem')).toHaveLength(2);
+  });
+
+  it('a long category shows its products in steps of 24: Show more adds the next and moves the focus to the first of them', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => product(`p${i}`, `Product ${i}`, `Товар ${i}`));
+    const big = { ...category, categoriesToProducts: many.map((p, i) => ({ id: `cp${i}`, variant: 'default', product: p })) };
+    show(widget('category-overview-default'), page('en', { 'ecommerce.category': big }));
+    expect(screen.getAllByRole('listitem')).toHaveLength(24);
+    expect(screen.queryByText('Product 24')).toBeNull();
+    const more = screen.getByRole('button', { name: 'Show 6 more of 6' });
+    await userEvent.setup().click(more);
+    expect(screen.getAllByRole('listitem')).toHaveLength(30);
+    expect(screen.queryByRole('button', { name: /^Show/ })).toBeNull();
+    expect(document.activeElement?.closest('[role="listitem"]')?.textContent).toContain('Product 24');
   });
 
   it("a card's description (a category without a subtitle, a store) has one text size and one colour, the card's", () => {

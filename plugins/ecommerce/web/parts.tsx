@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
-import { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow } from '../../../web/storefront/blocks.js';
+import { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow, useShowMore } from '../../../web/storefront/blocks.js';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import { formatPrice, productPriceList } from '../pricing.js';
 
@@ -62,28 +62,36 @@ export function ProductCard({ product, className }: { product: Expanded; classNa
 
 /** products as a masonry-ish grid (CSS columns) of cards */
 export function ProductMasonry({ products, label }: { products: Expanded[]; label: string }) {
+  const { shown, more, listRef } = useShowMore(products);
   if (!products.length) return null;
   return (
-    <div role="list" aria-label={label} className="columns-1 gap-6 md:columns-2 lg:columns-3">
-      {products.map((p) => (
-        <div role="listitem" key={p.id} className="mb-6 break-inside-avoid">
-          <ProductCard product={p} />
-        </div>
-      ))}
-    </div>
+    <>
+      <div ref={listRef} role="list" aria-label={label} className="columns-1 gap-6 md:columns-2 lg:columns-3">
+        {shown.map((p) => (
+          <div role="listitem" key={p.id} className="mb-6 break-inside-avoid">
+            <ProductCard product={p} />
+          </div>
+        ))}
+      </div>
+      {more}
+    </>
   );
 }
 
 /** products as the card grid (three columns), or a product list's two columns on large screens (spec §2) */
 export function ProductGrid({ products, label, columns = 3 }: { products: Expanded[]; label: string; columns?: 2 | 3 }) {
+  const { shown, more, listRef } = useShowMore(products);
   return (
-    <CardGrid label={label} columns={columns}>
-      {products.map((p) => (
-        <GridItem key={p.id}>
-          <ProductCard product={p} />
-        </GridItem>
-      ))}
-    </CardGrid>
+    <>
+      <CardGrid ref={listRef} label={label} columns={columns}>
+        {shown.map((p) => (
+          <GridItem key={p.id}>
+            <ProductCard product={p} />
+          </GridItem>
+        ))}
+      </CardGrid>
+      {more}
+    </>
   );
 }
 
