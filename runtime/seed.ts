@@ -1,3 +1,4 @@
+import { notInArray } from 'drizzle-orm';
 import type { Model } from '../engine/model.js';
 import type { Repository } from './crud/repository.js';
 import { validateBody } from './crud/validate.js';
@@ -16,8 +17,15 @@ function dependencyOrder(model: Model, ids: string[]): string[] {
   return out;
 }
 
-export async function isEmpty(repo: Repository): Promise<boolean> {
-  for (const e of repo.model.entities) if ((await repo.count(e)) > 0) return false;
+export async function isEmpty(repo: Repository, defaults: SeedData[] = []): Promise<boolean> {
+  // the rows every installation gets (ensureDefaults) do not count: a first start stopped after writing them and
+  // before the seed (its own transaction) must seed on the next start, not find the database 'used' forever
+  const fixed = new Map<string, string[]>();
+  for (const d of defaults) for (const [id, rows] of Object.entries(d)) fixed.set(id, [...(fixed.get(id) ?? []), ...rows.map((r) => r.id).filter((x): x is string => typeof x === 'string')]);
+  for (const e of repo.model.entities) {
+    const ids = fixed.get(e.id);
+    if ((await repo.count(e, ids?.length ? notInArray(repo.table(e).id, ids) : undefined)) > 0) return false;
+  }
   return true;
 }
 

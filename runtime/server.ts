@@ -151,8 +151,9 @@ export async function prepare(opts: StartOptions) {
     throw e;
   }
   const built = createApp({ model: generated.model, database, config: opts.config, plugins: opts.plugins, log: opts.log });
-  const empty = opts.seed !== false && (await isEmpty(built.repo));
-  await ensureDefaults(built.repo, opts.plugins.flatMap((p) => (p.defaults ? [p.defaults] : [])));
+  const defaults = opts.plugins.flatMap((p) => (p.defaults ? [p.defaults] : []));
+  const empty = opts.seed !== false && (await isEmpty(built.repo, defaults));
+  await ensureDefaults(built.repo, defaults);
   let seeded = 0;
   if (empty) {
     seeded = await seed(built.repo, opts.plugins.flatMap((p) => (p.seed ? [p.seed] : [])));
