@@ -16,8 +16,10 @@ export interface ServerProcess {
 }
 
 /** starts scripts/start.ts with `env` and resolves once it prints its address; WORKERS=N waits for every worker */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start.ts')], {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 120_000, { viaNpm = false } = {}): Promise<ServerProcess> {
+  // `npm start` itself (npm, its shell, then node), as the README and a container's CMD run it
+  const [command, args] = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start.ts')]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WEB: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

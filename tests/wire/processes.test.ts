@@ -78,6 +78,19 @@ describe('shutdown: SIGTERM drains the requests in flight and exits 0', () => {
     expect(await execute(db, `SELECT slug FROM ecommerce_products WHERE slug = '${slug}'`)).toEqual([{ slug }]);
   }, 120_000);
 
+  it('`npm start` as a container or a supervisor runs it: SIGTERM to npm reaches the server, which drains and exits 0, leaving nothing behind', async () => {
+    const db = sqliteDatabase();
+    databases.push(db);
+    const s = await startServerProcess({ DATABASE_URL: db.url, RBAC_SECRET_KEY: KEY, RBAC_JWT_SECRET: JWT, AGENT_SCHEDULER: 'off', REDIS_URL: '' }, 120_000, { viaNpm: true });
+    started.push(s);
+    expect((await fresh(s.base, 'GET', '/api/health')).status).toBe(200);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toEqual({ code: 0, signal: null });
+    // no server left running on its own (npm's shell used to die and leave node serving, orphaned)
+    await refusesConnections(s.port);
+    expect(s.output()).not.toMatch(/ELIFECYCLE|exit 143/);
+  }, 120_000);
+
   it('under a stream of requests, each on a new connection, every request sent before SIGTERM is answered, none reset', async () => {
     const db = sqliteDatabase();
     databases.push(db);
