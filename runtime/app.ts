@@ -18,6 +18,7 @@ import { limitBodies, UPLOAD_BODY_BYTES } from './http/limits.js';
 import { requestHeader } from './http/headers.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
+import { healthRoute } from './health.js';
 import { CORS_EXPOSED, envelope } from './http/envelope.js';
 import { readFromPrimary } from './db/read-routing.js';
 import { ShapeRouter } from './http/shape-router.js';
@@ -99,7 +100,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   });
   app.notFound((c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}`, status: 404 }, 404));
 
-  app.get('/api/health', (c) => c.json({ data: { status: 'ok', dialect: database.dialect } }));
+  healthRoute(app, database, config.redisUrl, logger);
   // open to everyone, before the plugins' route permissions: the document itself shows each caller only what it may call
   openapiRoutes(app, model, (c) => ctx.caller(c), (c, method, path) => ctx.permits(c, method, path));
   for (const p of plugins) if (p.middleware) app.use('/api/*', p.middleware(ctx));

@@ -43,6 +43,21 @@ function secret(env: NodeJS.ProcessEnv, name: string, production: boolean, gener
   return value;
 }
 
+/** REDIS_URL, refused at start when it is no redis:// or rediss:// url (it was taken, and Redis then never reached) */
+function redisUrlOf(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    /* refused below */
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+    throw new Error(`REDIS_URL must be a redis:// or rediss:// url such as redis://127.0.0.1:6379, got '${raw.replace(/\/\/[^@]*@/, '//***@')}'`);
+  }
+  return raw;
+}
+
 /** Reads the environment (table in README.md). Production refuses to start without its secrets. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
@@ -51,7 +66,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rbacJwtSecret = secret(env, 'RBAC_JWT_SECRET', production, generated);
   const productName = env.PRODUCT_NAME?.trim().toLowerCase() || undefined;
   if (productName && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(productName)) throw new Error(`PRODUCT_NAME must be lowercase letters, digits and hyphens (it is part of variant names), got '${env.PRODUCT_NAME}'`);
-  const port = Number(env.PORT ?? 4000);
+  // an empty PORT= (an env file's blank line) is the default, as for every other setting
+  const port = Number(env.PORT || 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   const databaseUrl = env.DATABASE_URL || 'file:./data/app.db';
   dialectOf(databaseUrl); // refused before anything starts: a bare word is no database
@@ -69,7 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
-    redisUrl: env.REDIS_URL || undefined,
+    redisUrl: redisUrlOf(env.REDIS_URL),
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     trustProxy: env.TRUST_PROXY === 'true',
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),

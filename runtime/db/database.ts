@@ -74,7 +74,11 @@ export interface Database {
 }
 
 export function dialectOf(url: string): Dialect {
-  if (/^postgres(ql)?:\/\//.test(url)) return 'pg';
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    // a malformed one is named here, not by the driver's bare 'Invalid URL'
+    if (!URL.canParse(url)) throw new Error(`DATABASE_URL is not a valid url: '${url.replace(/\/\/[^@]*@/, '//***@')}' (postgres://user:password@host:5432/database)`);
+    return 'pg';
+  }
   if (url.startsWith('file:')) return 'sqlite';
   // a bare word is refused too: taken as a path, a typo ('garbage', 'postgre://…' without the s) made a new empty database
   throw new Error(`DATABASE_URL must start with file: or postgres://, got '${url.replace(/\/\/[^@]*@/, '//***@')}'`);

@@ -28,5 +28,17 @@ describe('configuration from the environment', () => {
     for (const url of ['garbage', './data/app.db', 'postgre://u@h/db'])
       expect(() => loadConfig({ DATABASE_URL: url })).toThrow(`DATABASE_URL must start with file: or postgres://, got '${url.replace('//u@', '//***@')}'`);
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBe('file:./data/app.db');
+    // a malformed PostgreSQL url names the setting (the driver said only 'Invalid URL'), the password masked
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:secret@127.0.0.1:abc/db' })).toThrow("DATABASE_URL is not a valid url: 'postgres://***@127.0.0.1:abc/db'");
+  });
+
+  it('an empty PORT is the default; REDIS_URL must be a redis url', () => {
+    // an env file's blank PORT= served on a random port and made every absolute link http://localhost:0
+    expect(loadConfig({ PORT: '' })).toMatchObject({ port: 4000, publicUrl: 'http://localhost:4000' });
+    expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache.example:6380/2' }).redisUrl).toBe('rediss://:pw@cache.example:6380/2');
+    for (const url of ['notaurl', 'http://127.0.0.1:6379', '127.0.0.1:6379', 'redis://'])
+      expect(() => loadConfig({ REDIS_URL: url }), url).toThrow(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ url/);
+    expect(() => loadConfig({ REDIS_URL: 'http://:hunter2@host' })).toThrow("got 'http://***@host'");
   });
 });
