@@ -22,6 +22,8 @@ export interface Config {
   mailFrom: string;
   telegramBotToken?: string;
   redisUrl?: string;
+  /** put before every Redis key and channel (REDIS_PREFIX): deployments sharing one Redis keep apart */
+  redisPrefix: string;
   /** the storefront's public address, for links in emails */
   publicUrl: string;
   /** take the client address from X-Forwarded-For (behind a proxy you run) */
@@ -58,6 +60,13 @@ function redisUrlOf(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** REDIS_PREFIX: letters, digits and `-_.:`; a channel's database number is no separation (pub/sub ignores it) */
+function redisPrefixOf(raw: string | undefined): string {
+  if (!raw) return '';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(raw)) throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits or -_.:, got '${raw.slice(0, 80)}'`);
+  return raw.endsWith(':') ? raw : `${raw}:`;
+}
+
 /** Reads the environment (table in README.md). Production refuses to start without its secrets. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
@@ -86,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
     redisUrl: redisUrlOf(env.REDIS_URL),
+    redisPrefix: redisPrefixOf(env.REDIS_PREFIX),
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     trustProxy: env.TRUST_PROXY === 'true',
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),

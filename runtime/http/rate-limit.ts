@@ -43,7 +43,8 @@ let redis: Redis | undefined;
  * one counter: in Redis when REDIS_URL is set (shared by every instance), else in the cluster's primary for the
  * workers of WORKERS=N (shared by this machine's processes), else in this process
  */
-function counter(config: Config, keyPrefix: string, l: Limit): RateLimiterAbstract {
+function counter(config: Config, name: string, l: Limit): RateLimiterAbstract {
+  const keyPrefix = `${config.redisPrefix}${name}`;
   if (config.redisUrl) {
     if (!redis) {
       redis = redisClient(config.redisUrl, createLogger(config), 'rate limits');

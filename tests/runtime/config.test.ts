@@ -40,5 +40,8 @@ describe('configuration from the environment', () => {
     for (const url of ['notaurl', 'http://127.0.0.1:6379', '127.0.0.1:6379', 'redis://'])
       expect(() => loadConfig({ REDIS_URL: url }), url).toThrow(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ url/);
     expect(() => loadConfig({ REDIS_URL: 'http://:hunter2@host' })).toThrow("got 'http://***@host'");
+    expect(loadConfig({}).redisPrefix).toBe('');
+    expect(loadConfig({ REDIS_PREFIX: 'shop-eu' }).redisPrefix).toBe('shop-eu:');
+    expect(() => loadConfig({ REDIS_PREFIX: 'a b' })).toThrow("REDIS_PREFIX must be 1 to 64 letters, digits or -_.:, got 'a b'");
   });
 });

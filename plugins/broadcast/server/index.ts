@@ -28,7 +28,7 @@ export function createBroadcastPlugin(options: BroadcastOptions = {}): Plugin {
   const busOf = (ctx: PluginContext) => {
     let bus = buses.get(ctx);
     if (!bus) {
-      const made = createEventBus<RevalidationEvent>(options.channel ?? 'revalidation', ctx.config.redisUrl, ctx.log);
+      const made = createEventBus<RevalidationEvent>(`${ctx.config.redisPrefix}${options.channel ?? 'revalidation'}`, ctx.config.redisUrl, ctx.log);
       buses.set(ctx, (bus = made));
       // no lifecycle hook in the plugin interface: the bus closes with the database
       const close = ctx.database.close.bind(ctx.database);

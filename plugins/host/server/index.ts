@@ -148,7 +148,7 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
   const cache = new PageCache();
   // page-cache events shared by every instance (runtime/events.ts): a change on one drops the pages every instance
   // cached; when some may have been missed (a Redis outage), every cached page goes
-  const bus = createEventBus<CacheEvent>('page-cache', ctx.config.redisUrl, ctx.log);
+  const bus = createEventBus<CacheEvent>(`${ctx.config.redisPrefix}page-cache`, ctx.config.redisUrl, ctx.log);
   bus.subscribe((e) => (e.type === 'changed' ? cache.changed(e.entityId) : cache.revalidate(e.path, e.layout)));
   bus.onMissed(() => cache.clear());
   // a delete cascades to the rows that point at it: pages that read those are stale too
