@@ -104,15 +104,19 @@ export function createEventBus<T>(channel: string, redisUrl: string | undefined,
       /* not ours */
     }
   });
+  // publishes on their way: a shutdown sends them before it quits (a write finished while draining, a script's last)
+  const sending = new Set<Promise<unknown>>();
   return {
     publish(event) {
       emit(event);
-      void published
+      const sent = published
         .then(() => pub.publish(channel, JSON.stringify({ from: me, event })))
         .catch((err) => {
           lost = true;
           log.warn({ err, channel }, 'event bus: cannot publish');
-        });
+        })
+        .finally(() => sending.delete(sent));
+      sending.add(sent);
     },
     subscribe,
     ready,
@@ -120,6 +124,8 @@ export function createEventBus<T>(channel: string, redisUrl: string | undefined,
     async close() {
       local.removeAllListeners();
       missed.removeAllListeners();
+      // at most 2 s: Redis away must not hold a shutdown
+      if (sending.size) await Promise.race([Promise.allSettled([...sending]), new Promise((r) => setTimeout(r, 2000).unref())]);
       await Promise.allSettled([pub.quit(), sub.quit()]);
     },
   };
