@@ -30,7 +30,15 @@ async function serve(printSecrets: boolean) {
   const config = loadConfig();
   // WEB=off: the API alone; WEB=built: web/dist (always in production); else Vite's dev middleware
   const web = process.env.WEB === 'off' ? 'off' : config.production || process.env.WEB === 'built' ? 'built' : 'vite';
+  // a signal while starting (migrating, seeding) is kept, and honoured once the start is done: a migration is never
+  // cut in the middle, and the exit is still a clean 0
+  let asked = false;
+  const early = () => void (asked = true);
+  process.on('SIGINT', early);
+  process.on('SIGTERM', early);
   const running = await startServer({ config, root: ROOT, plugins, web });
+  process.off('SIGINT', early);
+  process.off('SIGTERM', early);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= running.close().then(
@@ -43,6 +51,7 @@ async function serve(printSecrets: boolean) {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (asked) return stop();
   if (cluster.isWorker) {
     // a worker also stops when the primary goes away
     process.on('disconnect', stop);
@@ -67,6 +76,7 @@ async function primary(count: number) {
   let url = config.publicUrl;
   const start = () =>
     new Promise<Worker>((resolve, reject) => {
+      if (stopping) return reject(new Error('stopping'));
       const worker = cluster.fork(env);
       let listening = false;
       worker.on('message', (m: WorkerMessage) => {
@@ -85,16 +95,7 @@ async function primary(count: number) {
         start().catch((e) => console.error(`Could not restart a worker: ${(e as Error).message}`));
       });
     });
-  try {
-    // the first one migrates and seeds; the others find the database ready
-    await start();
-    await Promise.all(Array.from({ length: count - 1 }, start));
-  } catch (e) {
-    stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    throw e;
-  }
-  console.log(`Serving on ${url} with ${db}: ${count} worker processes`);
+  // SIGTERM (or SIGINT), while the workers start too: each worker stops gracefully, exit 0 once all have
   const stop = () => {
     if (stopping) return;
     stopping = true;
@@ -103,8 +104,9 @@ async function primary(count: number) {
     let left = workers.length;
     if (!left) process.exit(0);
     for (const w of workers) {
-      w.once('exit', (code) => {
-        if (code !== 0) failed = true;
+      // a worker still loading its code has no handler yet and ends by the signal itself: nothing was in flight
+      w.once('exit', (code, signal) => {
+        if (code !== 0 && signal !== 'SIGTERM') failed = true;
         if (--left === 0) process.exit(failed ? 1 : 0);
       });
       w.process.kill('SIGTERM');
@@ -112,6 +114,17 @@ async function primary(count: number) {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  try {
+    // the first one migrates and seeds; the others find the database ready
+    await start();
+    await Promise.all(Array.from({ length: count - 1 }, start));
+  } catch (e) {
+    if (stopping) return; // asked to stop while starting: stop() exits once the workers have
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    throw e;
+  }
+  console.log(`Serving on ${url} with ${db}: ${count} worker processes`);
 }
 
 try {

@@ -1,6 +1,9 @@
 import { describe, it, expect, afterEach, vi } from 'vitest';
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../../engine/codegen.js';
 import qs from 'qs';
 import { DIALECTS, sqliteDatabase, type TestDatabase } from '../helpers/databases.js';
 import { execute } from '../helpers/raw.js';
@@ -137,6 +140,25 @@ describe('shutdown: SIGTERM drains the requests in flight and exits 0', () => {
     expect([...new Set(sent.filter((x) => x.error).map((x) => x.error))].filter((e) => e !== 'ECONNREFUSED' && e !== 'ECONNRESET')).toEqual([]);
     const created = new Set(await slugsOf(db, run));
     for (const x of sent.filter((y) => y.status === 201)) expect(created.has(x.slug), x.slug).toBe(true);
+  }, 120_000);
+
+  it('SIGTERM while the workers are still starting stops them all and exits 0, not killed by the signal', async () => {
+    const db = sqliteDatabase();
+    databases.push(db);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WEB: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'test', WORKERS: '2', DATABASE_URL: db.url, RBAC_SECRET_KEY: KEY, RBAC_JWT_SECRET: JWT, AGENT_SCHEDULER: 'off', REDIS_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    let out = '';
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    // the first worker listens; the second is starting
+    await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => ((out += d.toString()), /Worker \d+ serving on/.test(out) && resolve())));
+    expect(out).not.toContain('worker processes');
+    child.kill('SIGTERM');
+    expect(await exited, out).toEqual({ code: 0, signal: null });
+    expect(out).not.toContain('Could not start');
   }, 120_000);
 });
 
