@@ -19,7 +19,17 @@ const generated = await loadGenerated(join(ROOT, 'generated'));
 const database = openDatabase(config.databaseUrl, generated.tables);
 const where = config.databaseUrl.replace(/\/\/[^@/]*@/, '//…@');
 try {
-  await database.migrate(join(ROOT, 'migrations'));
+  const migrations = join(ROOT, 'migrations');
+  // an export only reads: a database behind the manifests is refused, never migrated (a pending migration may drop
+  // the very column the export was to keep); an import fills a new database, so it is migrated first
+  if (command === 'export') {
+    const { pending } = await database.migrationStatus(migrations);
+    if (pending.length) {
+      throw new ContentError(
+        `${where} has ${pending.length} migration(s) not applied (${pending.map((m) => m.tag).join(', ')}): nothing was exported or changed. Export with the code that matches the database (before the manifest change), or apply them first (npm run migrate) if their changes are wanted in the export.`,
+      );
+    }
+  } else await database.migrate(migrations);
   const repo = new Repository(database, generated.model);
   if (command === 'export') {
     const i = args.indexOf('--out');

@@ -10,6 +10,13 @@ import { loadGenerated } from '../runtime/generated.js';
  * npm run migrate -- --dry-run    prints the SQL the pending migrations would run, and runs nothing
  */
 const args = process.argv.slice(2);
+// anything else is refused before the database is opened: a mistyped --dryrun must not apply what it meant to preview
+const OPTIONS = ['--status', '--dry-run'];
+const unknown = args.filter((a) => !OPTIONS.includes(a));
+if (unknown.length || args.length > 1) {
+  console.error(`migrate: ${unknown.length ? `unknown argument '${unknown[0]}'` : 'one option at a time'}; nothing was applied.\nUsage: npm run migrate [-- --status | -- --dry-run]`);
+  process.exit(1);
+}
 const migrationsDir = process.env.MIGRATIONS_DIR ?? join(ROOT, 'migrations');
 const generatedDir = process.env.GENERATED_DIR ?? join(ROOT, 'generated');
 let code = 0;

@@ -81,6 +81,13 @@ for (const d of DIALECTS) {
       expect(dry.out).toContain('0001_gizmo_gadget_add_capacity.sql (not applied: dry run)');
       expect(dry.out).toMatch(d.name === 'pg' ? /ALTER TABLE "gizmo_gadgets" ADD COLUMN "capacity" integer DEFAULT 3/ : /ALTER TABLE `gizmo_gadgets` ADD `capacity` integer DEFAULT 3/);
       expect(run('migrate.ts', ['--status'], env()).out).toContain('0 applied, 2 pending');
+      // a mistyped option is refused before anything is applied (it used to fall through to applying everything)
+      for (const typo of ['--dryrun', '--stat', '-n']) {
+        const r = run('migrate.ts', [typo], env());
+        expect(r.code, typo).toBe(1);
+        expect(r.err).toContain(`unknown argument '${typo}'; nothing was applied`);
+      }
+      expect(run('migrate.ts', ['--status'], env()).out).toContain('0 applied, 2 pending');
 
       const applied = run('migrate.ts', [], env());
       expect(applied.code).toBe(0);

@@ -1,5 +1,6 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import BetterSqlite3 from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../engine/codegen.js';
@@ -96,5 +97,21 @@ describe('content snapshots: the demo site from SQLite to PostgreSQL and back', 
       failed = String((e as { stderr: Buffer }).stderr);
     }
     expect(failed).toContain('the database is not empty');
+
+    // an export only reads: a database with migrations not applied is refused and left as it was (it was migrated
+    // first, so a pending drop ran before the 'backup' was taken)
+    const behind = sqliteDatabase();
+    cleanup.push(behind.drop);
+    let refused = '';
+    try {
+      execFileSync('npx', ['tsx', 'scripts/content.ts', 'export', '--out', out + '.behind'], { cwd: ROOT, env: { ...env, DATABASE_URL: behind.url }, stdio: 'pipe' });
+    } catch (e) {
+      refused = String((e as { stderr: Buffer }).stderr);
+    }
+    expect(refused).toMatch(/has \d+ migration\(s\) not applied \(0000_init, .*\): nothing was exported or changed/);
+    const file = new BetterSqlite3(behind.url.replace(/^file:/, ''), { readonly: true });
+    const tables = file.prepare("select name from sqlite_master where type = 'table' and name not like '%drizzle%'").all();
+    file.close();
+    expect(tables).toEqual([]);
   });
 });
