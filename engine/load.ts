@@ -134,12 +134,15 @@ export function loadModel(schemasDir: string): Model {
           if (err.keyword === 'propertyNames') continue; // reported by the nested error, which names the property
           if (err.keyword === 'oneOf' && validate.errors!.some((x) => x !== err && x.instancePath.startsWith(err.instancePath))) continue;
           if (err.propertyName !== undefined) {
-            const common = err.keyword === 'not';
+            const common = err.keyword === 'not' && COMMON_NAMES.includes(err.propertyName);
+            const builtIn = err.keyword === 'not' && !common;
             problems.push({
-              file, path: `${err.instancePath}/${err.propertyName}`, rule: common ? 'common-field' : 'field-name',
+              file, path: `${err.instancePath}/${err.propertyName}`, rule: common ? 'common-field' : builtIn ? 'reserved' : 'field-name',
               message: common
                 ? `'${err.propertyName}' is a common field the engine adds to every entity; leave it out`
-                : `field names are camelCase starting with a lower-case letter`,
+                : builtIn
+                  ? `'${err.propertyName}' is a name every JavaScript object already has (Object.prototype): a row without it would read the built-in; choose another name`
+                  : `field names are camelCase starting with a lower-case letter`,
             });
             continue;
           }

@@ -44,6 +44,11 @@ describe('manifest loading', () => {
     expect(problemsOf({ ...valid, fields: { size: { kind: 'integer', pattern: 'x' } } })).toEqual(['gizmo/gadget.json /fields/size/pattern additionalProperties']);
     expect(problemsOf({ ...valid, colour: 'red' })).toEqual(['gizmo/gadget.json /colour additionalProperties']);
     expect(problemsOf({ ...valid, fields: { id: { kind: 'text' }, Big: { kind: 'text' } } })).toEqual(['gizmo/gadget.json /fields/id common-field', 'gizmo/gadget.json /fields/Big field-name']);
+    // names every object has: a row without the field read the built-in (every create without them was refused),
+    // and hasOwnProperty stopped codegen without naming the file
+    expect(problemsOf({ ...valid, fields: { constructor: { kind: 'text' }, toString: { kind: 'text' }, valueOf: { kind: 'integer' }, hasOwnProperty: { kind: 'text' } } })).toEqual(
+      ['constructor', 'toString', 'valueOf', 'hasOwnProperty'].map((n) => `gizmo/gadget.json /fields/${n} reserved`),
+    );
     expect(problemsOf({ ...valid, fields: { ownerId: { kind: 'reference', to: 'nowhere' } } })).toEqual(['gizmo/gadget.json /fields/ownerId/to reference']);
     expect(problemsOf({ ...valid, fields: { state: { kind: 'enum', values: ['a'], default: 'b' } } })).toEqual(['gizmo/gadget.json /fields/state/default enum']);
     expect(problemsOf({ ...valid, relation: ['title', 'x'] })).toEqual(['gizmo/gadget.json /relation/0 relation', 'gizmo/gadget.json /relation/1 relation']);
