@@ -2,6 +2,8 @@ import { asc } from 'drizzle-orm';
 import type { Entity, Model } from '../engine/model.js';
 import type { Repository } from './crud/repository.js';
 import { isEmpty } from './seed.js';
+import { validateBody } from './crud/validate.js';
+import { HttpError } from './http/errors.js';
 
 type Row = Record<string, unknown>;
 
@@ -75,6 +77,18 @@ export async function importContent(repo: Repository, snapshot: unknown, onProgr
     const names = new Set(entity.fields.map((f) => f.name));
     const secrets = new Set(entity.fields.filter((f) => f.secret).map((f) => f.name));
     for (const row of rows) for (const k of Object.keys(row)) if (!names.has(k) || secrets.has(k)) throw new ContentError(`'${id}' has no field '${k}' to import (row ${String(row.id)})`);
+    // each row held to its manifest's rules, as the API holds a write (a hand-edited file could store what no
+    // write may: a negative count, a slug with spaces, a required field missing)
+    for (const [i, row] of rows.entries()) {
+      const { id: rowId, createdAt: _c, updatedAt: _u, ...fields } = row;
+      try {
+        validateBody(entity, model, 'create', fields);
+      } catch (e) {
+        if (!(e instanceof HttpError)) throw e;
+        const cause = e.causes?.[0];
+        throw new ContentError(`${id} row ${String(rowId ?? `#${i + 1}`)}: ${cause ? `${cause.field} breaks its rule '${cause.rule}': ${cause.message}` : e.message}`);
+      }
+    }
   }
   if (!(await isEmpty(repo))) throw new ContentError('the database is not empty: import into a new database (it is migrated first), then start the server');
   const total = Object.values(s.entities).reduce((n, rows) => n + rows.length, 0);
@@ -93,7 +107,14 @@ export async function importContent(repo: Repository, snapshot: unknown, onProgr
       // in chunks: SQLite binds at most 32766 parameters per statement
       const chunk = Math.max(1, Math.floor(2000 / entity.fields.length));
       for (let i = 0; i < values.length; i += chunk) {
-        await tx.insert(repo.table(entity)).values(values.slice(i, i + chunk));
+        try {
+          await tx.insert(repo.table(entity)).values(values.slice(i, i + chunk));
+        } catch (e) {
+          // the database's own words (a reference to a row the file lacks, a duplicate), never the statement and
+          // its parameters (every value of the chunk: emails among them)
+          const reason = ((e as { cause?: Error }).cause?.message ?? (e as Error).message).split('\n')[0];
+          throw new ContentError(`${id}: rows ${i + 1} to ${Math.min(i + chunk, values.length)} were refused by the database (${reason}); nothing was imported`);
+        }
         done += Math.min(chunk, values.length - i);
         onProgress?.(done, total, id);
       }

@@ -9,7 +9,7 @@ import { prepare } from '../../runtime/server.js';
 import { openDatabase } from '../../runtime/db/index.js';
 import { loadGenerated } from '../../runtime/generated.js';
 import { Repository } from '../../runtime/crud/repository.js';
-import { exportContent, importContent, type ContentSnapshot } from '../../runtime/content.js';
+import { ContentError, exportContent, importContent, type ContentSnapshot } from '../../runtime/content.js';
 import { plugins } from '../../plugins/index.js';
 import { pgDatabase, sqliteDatabase, type TestDatabase } from '../helpers/databases.js';
 
@@ -75,6 +75,18 @@ describe('content snapshots: the demo site from SQLite to PostgreSQL and back', 
     await expect(importContent(target.repo, badField)).rejects.toThrow("no field 'colour'");
     const secret = { ...snap, entities: { 'rbac/identity': [{ id: '00000000-0000-4000-8000-000000000002', provider: 'email_and_password', password: 'x' }] } };
     await expect(importContent(target.repo, secret)).rejects.toThrow("no field 'password'");
+    // a hand-edited file is held to the manifests' rules, and the database's refusals are said without the statement
+    const category = snap.entities['blog/category'][0];
+    const withRow = (row: Record<string, unknown>, more: Record<string, unknown[]> = {}) => ({ ...snap, entities: { 'blog/category': [{ ...category, ...row }], ...more } });
+    await expect(importContent(target.repo, withRow({ slug: 'BAD SLUG' }))).rejects.toThrow(`blog/category row ${category.id}: slug breaks its rule 'pattern': slug must be lowercase letters, digits and dashes`);
+    await expect(importContent(target.repo, withRow({ title: { xx: 'Not a language' } }))).rejects.toThrow(`blog/category row ${category.id}: title breaks its rule`);
+    // a required field the API would generate (adminTitle) left out: the database names its column
+    await expect(importContent(target.repo, withRow({ adminTitle: undefined }))).rejects.toThrow(/^blog\/category: rows 1 to 1 were refused by the database \(.*admin_title.*\); nothing was imported$/);
+    const link = { id: '00000000-0000-4000-8000-000000000009', categoryId: '00000000-0000-4000-8000-0000000000ff', articleId: '00000000-0000-4000-8000-0000000000fe', variant: 'default', orderIndex: 0, createdAt: category.createdAt, updatedAt: category.updatedAt };
+    const dangling = await importContent(target.repo, withRow({}, { 'blog/categories-to-articles': [link] })).catch((e: Error) => e);
+    expect(dangling).toBeInstanceOf(ContentError);
+    expect((dangling as Error).message).toMatch(/^blog\/categories-to-articles: rows 1 to 1 were refused by the database \(.*\); nothing was imported$/);
+    expect((dangling as Error).message).not.toContain(link.id);
     expect(Object.keys((await exportContent(target.repo)).entities)).toEqual([]);
   });
 
