@@ -17,7 +17,10 @@ if (!values.password || values.password.length < PASSWORD_MIN) {
   console.error(`--password must have at least ${PASSWORD_MIN} characters`);
   process.exit(1);
 }
-const p = await prepare({ config: loadConfig(), root: ROOT, plugins, seed: false });
+// as the first start would: an empty database is seeded first (created before any start, the admin made the
+// database look used, and the start never seeded it)
+const p = await prepare({ config: loadConfig(), root: ROOT, plugins });
+if (p.seeded) console.log(`Seeded ${p.seeded} demo rows into the empty database`);
 try {
   const accounts = new Accounts(p.ctx);
   const secret = await hashPassword(values.password);

@@ -10,7 +10,10 @@ describe('npm run admin:create', () => {
     const db = sqliteDatabase();
     const run = (...args: string[]) =>
       execFileSync(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/admin-create.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent' }, encoding: 'utf8', stdio: 'pipe', timeout: 60_000 });
-    expect(run('--email', 'First@Example.com', '--password', 'admin-password')).toMatch(/^Created admin first@example.com/);
+    // on an empty database it seeds first, as the first start would (which then finds it used and seeds nothing)
+    const first = run('--email', 'First@Example.com', '--password', 'admin-password');
+    expect(first).toMatch(/^Seeded \d+ demo rows into the empty database\nCreated admin first@example.com/);
+    expect(run('--email', 'second@example.com', '--password', 'admin-password')).toMatch(/^Created admin second@example.com/);
     expect(() => run('--email', 'first@example.com', '--password', 'short')).toThrow(/at least 8 characters/);
     const t = (await bootAccounts(db, { env: { ADMIN_EMAILS: '' } })) as AccountsApp;
     try {
