@@ -1,6 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { camel, pascal } from '../engine/model.js';
+import { reservedModule } from '../engine/reserved.js';
+
+/** words a module's plugin constant cannot be named (ECMAScript reserved words, strict mode's too) */
+const JS_RESERVED = new Set(
+  'await break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield arguments eval'.split(' '),
+);
 
 const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
@@ -99,7 +105,18 @@ export function newEntity(spec: string, { root }: ScaffoldOptions): string[] {
 export function newModule(module: string, { root, webRoot = root }: ScaffoldOptions): string[] {
   if (!NAME.test(module)) throw new Error(`expected a module name in kebab-case, e.g. events; got '${module}'`);
   if (existsSync(join(root, 'plugins', module)) || existsSync(join(root, 'schemas', module))) throw new Error(`module '${module}' exists already: nothing was written`);
+  // everything codegen or the compiler would refuse afterwards is refused here, before a file is written
+  const reserved = reservedModule(module);
+  if (reserved) throw new Error(`the module name '${module}' would shadow ${reserved.path}, which the platform serves (${reserved.by}): nothing was written; choose another name`);
   const id = camel(module);
+  if (JS_RESERVED.has(id)) throw new Error(`'${module}' names its plugin '${id}', a JavaScript reserved word: nothing was written; choose another name`);
+  for (const list of ['plugins/index.ts', 'plugins/web.ts']) {
+    const path = join(root, list);
+    // a name the list declares or imports already (`export const plugins`, `import { blog }`)
+    const names = `(${id}|register${pascal(module)}Web)`;
+    const taken = existsSync(path) && new RegExp(`(\\b(const|let|var|function|class)\\s+${names}\\b)|(import\\s*(type\\s*)?\\{[^}]*\\b${names}\\b)`).test(readFileSync(path, 'utf8'));
+    if (taken) throw new Error(`'${module}' names its plugin '${id}', a name ${list} already uses: nothing was written; choose another name`);
+  }
   const Pascal = pascal(module);
   const written: string[] = [];
   const widget = {

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { codegen, ROOT } from '../../engine/codegen.js';
-import { scratchProject } from '../helpers/schemas.js';
+import { scratchProject, snapshotFiles } from '../helpers/schemas.js';
 import { manifestSkeleton, newEntity, newModule, plural } from '../../scripts/scaffold.js';
 
 /** npm run new: a manifest skeleton, and a module with an empty plugin and a widget stub, that codegen accepts */
@@ -55,6 +55,13 @@ describe('scaffolding', () => {
     expect(html).toContain('Our work');
     expect(readFileSync(join(p.dir, 'plugins', 'gallery', 'web', 'widget.test.tsx'), 'utf8')).toContain("registerGalleryWeb");
     expect(() => newModule('gallery', { root: p.dir })).toThrow('exists already');
+    // names codegen or the compiler would refuse are refused before anything is written
+    const before = snapshotFiles(p.dir, ['plugins', 'schemas']);
+    expect(() => newModule('admin', { root: p.dir })).toThrow("the module name 'admin' would shadow /api/admin");
+    expect(() => newModule('health', { root: p.dir })).toThrow('would shadow /api/health');
+    expect(() => newModule('delete', { root: p.dir })).toThrow("'delete', a JavaScript reserved word");
+    expect(() => newModule('plugins', { root: p.dir })).toThrow('a name plugins/index.ts already uses');
+    expect(snapshotFiles(p.dir, ['plugins', 'schemas'])).toEqual(before);
   });
 
   it('the skeleton passes the meta-schema as it is', () => {
