@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { codegen, MigrationsDisagree, ROOT } from '../engine/codegen.js';
 import { ManifestError } from '../engine/load.js';
 import type { LastMigration } from '../engine/generate/migrations.js';
@@ -25,7 +26,11 @@ function committed(file: string): boolean {
 async function unapplied(last: LastMigration): Promise<boolean> {
   if (last.files.some(committed)) return false;
   const { appliedMigrations } = await import('../runtime/db/index.js');
-  const applied = await appliedMigrations(process.env.DATABASE_URL || 'file:./data/app.db');
+  const url = process.env.DATABASE_URL || 'file:./data/app.db';
+  // no DATABASE_URL and no default database file: the database that applied it may be another (PostgreSQL, a file
+  // elsewhere), so nothing proves it unapplied: it is kept, and the change becomes a migration of its own
+  if (!process.env.DATABASE_URL && !existsSync(resolve('data', 'app.db'))) return false;
+  const applied = await appliedMigrations(url);
   if (!applied) return false; // the development database cannot be asked: keep the migration
   return !applied.some((a) => a.createdAt >= last.when);
 }

@@ -52,10 +52,25 @@ export function readMigrations(dir: string): MigrationFile[] {
 
 const isBlank = (chunk: string) => chunk.split('\n').every((l) => !l.trim() || l.trim().startsWith('--'));
 
-/** drizzle's rule: a migration is pending when its `when` is later than the last applied one's */
+/**
+ * drizzle's rule: a migration is pending when its `when` is later than the last applied one's; and, beyond it, a
+ * file whose very SQL (its hash) is applied already is not pending whatever its `when` (a migration rewritten and
+ * put back byte for byte). When the last applied migration is no file's any more (changed or removed after it was
+ * applied) nothing pending is run: it would run against a schema it does not expect.
+ */
 export function pendingOf(files: MigrationFile[], applied: AppliedRow[]): MigrationFile[] {
   const last = applied.length ? Math.max(...applied.map((a) => a.createdAt)) : undefined;
-  return files.filter((f) => last === undefined || f.when > last);
+  const hashes = new Set(applied.map((a) => a.hash));
+  const pending = files.filter((f) => !hashes.has(f.hash) && (last === undefined || f.when > last));
+  if (pending.length && last !== undefined) {
+    const latest = applied.find((a) => a.createdAt === last)!;
+    if (!files.some((f) => f.hash === latest.hash)) {
+      throw new Error(
+        `the database's last applied migration (applied as ${new Date(last).toISOString()}) matches no file in migrations/: it was changed or removed after it was applied, so ${pending.map((f) => f.tag).join(', ')} would run against a schema it does not expect. Nothing was applied. Restore the applied migration (git checkout migrations/, or codegen with DATABASE_URL naming this database), then make the change as a new migration.`,
+      );
+    }
+  }
+  return pending;
 }
 
 export function statusOf(files: MigrationFile[], applied: AppliedRow[]): MigrationStatus {
