@@ -67,9 +67,46 @@ function redisPrefixOf(raw: string | undefined): string {
   return raw.endsWith(':') ? raw : `${raw}:`;
 }
 
+/**
+ * The settings read where they are used (the pool, the shutdown, SQLite's lock wait, how the web apps are served,
+ * logging, proxies): each is checked here, so that a wrong value stops the start naming the setting and what it
+ * takes, instead of being taken as NaN, as a default, or failing later without a name.
+ */
+function checkSettings(env: NodeJS.ProcessEnv) {
+  const whole = (name: string, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+  };
+  const oneOf = (name: string, values: string[]) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '' || values.includes(raw)) return;
+    throw new Error(`${name} must be one of ${values.join(', ')}, got '${raw}'`);
+  };
+  const url = (name: string, protocols: string[]) => {
+    const raw = env[name];
+    if (!raw) return;
+    const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
+    if (!parsed || !protocols.includes(parsed.protocol) || !parsed.hostname) {
+      throw new Error(`${name} must be a ${protocols.map((p) => `${p}//`).join(' or ')} url, got '${raw.replace(/\/\/[^@]*@/, '//***@')}'`);
+    }
+  };
+  whole('DATABASE_POOL_SIZE', 1, 1000);
+  whole('SHUTDOWN_GRACE_MS', 0, 3_600_000);
+  whole('SQLITE_BUSY_TIMEOUT_MS', 0, 3_600_000);
+  oneOf('WEB', ['off', 'built', 'vite']);
+  oneOf('TRUST_PROXY', ['true', 'false']);
+  oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+  oneOf('AGENT_SCHEDULER', ['on', 'off']);
+  url('PUBLIC_URL', ['http:', 'https:']);
+  url('SMTP_URL', ['smtp:', 'smtps:']);
+  url('TELEGRAM_API_URL', ['http:', 'https:']);
+}
+
 /** Reads the environment (table in README.md). Production refuses to start without its secrets. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
+  checkSettings(env);
   const generated: string[] = [];
   const rbacSecretKey = secret(env, 'RBAC_SECRET_KEY', production, generated);
   const rbacJwtSecret = secret(env, 'RBAC_JWT_SECRET', production, generated);

@@ -32,6 +32,24 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u:secret@127.0.0.1:abc/db' })).toThrow("DATABASE_URL is not a valid url: 'postgres://***@127.0.0.1:abc/db'");
   });
 
+  it('every setting read elsewhere is checked at start, naming it and what it takes', () => {
+    const refused: [Record<string, string>, string][] = [
+      [{ DATABASE_POOL_SIZE: '-3' }, "DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got '-3'"],
+      [{ DATABASE_POOL_SIZE: 'abc' }, 'DATABASE_POOL_SIZE must be a whole number'],
+      [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be a whole number'],
+      [{ SHUTDOWN_GRACE_MS: 'soon' }, "SHUTDOWN_GRACE_MS must be a whole number from 0 to 3600000, got 'soon'"],
+      [{ SQLITE_BUSY_TIMEOUT_MS: '-5' }, 'SQLITE_BUSY_TIMEOUT_MS must be a whole number'],
+      [{ WEB: 'foo' }, "WEB must be one of off, built, vite, got 'foo'"],
+      [{ TRUST_PROXY: 'yes' }, "TRUST_PROXY must be one of true, false, got 'yes'"],
+      [{ LOG_LEVEL: 'verbose' }, "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose'"],
+      [{ PUBLIC_URL: 'notaurl' }, "PUBLIC_URL must be a http:// or https:// url, got 'notaurl'"],
+      [{ SMTP_URL: 'notaurl' }, "SMTP_URL must be a smtp:// or smtps:// url, got 'notaurl'"],
+      [{ SMTP_URL: 'http://u:secret@mail' }, "got 'http://***@mail'"],
+    ];
+    for (const [env, message] of refused) expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '20', SHUTDOWN_GRACE_MS: '0', WEB: 'off', TRUST_PROXY: 'true', LOG_LEVEL: 'debug', PUBLIC_URL: 'https://shop.example', SMTP_URL: 'smtps://u:p@mail.example:465' })).not.toThrow();
+  });
+
   it('an empty PORT is the default; REDIS_URL must be a redis url', () => {
     // an env file's blank PORT= served on a random port and made every absolute link http://localhost:0
     expect(loadConfig({ PORT: '' })).toMatchObject({ port: 4000, publicUrl: 'http://localhost:4000' });
