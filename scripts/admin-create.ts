@@ -7,10 +7,22 @@ import { Accounts } from '../plugins/rbac/server/accounts.js';
 import { hashPassword, PASSWORD_MIN } from '../plugins/rbac/server/passwords.js';
 
 /** npm run admin:create -- --email E --password P: the first admin, or a new password and the admin role for an existing one */
-const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
+const USAGE = 'Usage: npm run admin:create -- --email admin@example.com --password <at least 8 characters>';
+let values: { email?: string; password?: string };
+try {
+  ({ values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } }));
+} catch (e) {
+  // a mistyped option (--emial) is said in a line, not as Node's stack
+  console.error(`${(e as Error).message.split('\n')[0]}\n${USAGE}`);
+  process.exit(1);
+}
 const email = values.email?.trim().toLowerCase();
-if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
-  console.error('Usage: npm run admin:create -- --email admin@example.com --password <at least 8 characters>');
+if (!email) {
+  console.error(USAGE);
+  process.exit(1);
+}
+if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
+  console.error(`--email must be an email address such as admin@example.com, got '${values.email}'\n${USAGE}`);
   process.exit(1);
 }
 if (!values.password || values.password.length < PASSWORD_MIN) {

@@ -15,6 +15,19 @@ describe('npm run admin:create', () => {
     expect(first).toMatch(/^Seeded \d+ demo rows into the empty database\nCreated admin first@example.com/);
     expect(run('--email', 'second@example.com', '--password', 'admin-password')).toMatch(/^Created admin second@example.com/);
     expect(() => run('--email', 'first@example.com', '--password', 'short')).toThrow(/at least 8 characters/);
+    const failure = (...args: string[]) => {
+      try {
+        run(...args);
+      } catch (e) {
+        return String((e as { stderr: string }).stderr);
+      }
+      return '';
+    };
+    // a mistyped option and a bad address are said in a line with the usage, not a stack
+    const typo = failure('--emial', 'x@example.com', '--password', 'admin-password');
+    expect(typo).toMatch(/^Unknown option '--emial'/);
+    expect(typo).not.toContain('    at ');
+    expect(failure('--email', 'bad', '--password', 'admin-password')).toContain("--email must be an email address such as admin@example.com, got 'bad'");
     const t = (await bootAccounts(db, { env: { ADMIN_EMAILS: '' } })) as AccountsApp;
     try {
       const session = await t.anon('POST', ROUTES.login, { data: { login: 'first@example.com', password: 'admin-password' } });
