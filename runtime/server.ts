@@ -117,12 +117,23 @@ export function drain(server: import('node:http').Server, graceMs: number): Prom
       return closeIdle();
     }
     // the listening socket closes once the connections the kernel queued before the signal are accepted (QUIET_MS)
-    const quiet = setInterval(() => {
+    const isQuiet = () => {
       const now = Date.now();
-      if (now - Math.max(state.lastConnection, started) < QUIET_MS && now - started < ACCEPT_MAX_MS) return;
-      clearInterval(quiet);
-      (net.Server.prototype.close as (this: net.Server, cb: () => void) => net.Server).call(server, done);
-      closeIdle();
+      return now - Math.max(state.lastConnection, started) >= QUIET_MS || now - started >= ACCEPT_MAX_MS;
+    };
+    let checking = false;
+    const quiet = setInterval(() => {
+      if (checking || !isQuiet()) return;
+      // confirmed after the event loop's poll phase (setImmediate runs right after it): a loop held up by a long task
+      // runs its timers before it accepts what the kernel queued meanwhile, and that is not quiet
+      checking = true;
+      setImmediate(() => {
+        checking = false;
+        if (!isQuiet()) return;
+        clearInterval(quiet);
+        (net.Server.prototype.close as (this: net.Server, cb: () => void) => net.Server).call(server, done);
+        closeIdle();
+      });
     }, 10);
   });
 }
