@@ -25,12 +25,14 @@ for (const d of DIALECTS) {
       }
 
       // nothing listens on port 1
-      const lost = await bootApp(await d.make(), { env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+      const db = await d.make();
+      const lost = await bootApp(db, { env: { REDIS_URL: 'redis://127.0.0.1:1' } });
       expect(await health(lost)).toMatchObject({ status: 200, body: { status: 'degraded', database: 'ok', redis: 'down' } });
       // the database gone (its connections closed under the running app)
       await lost.database.close();
       expect(await health(lost)).toMatchObject({ status: 503, cache: 'no-store', body: { status: 'unavailable', database: 'down' } });
-      await lost.close().catch(() => undefined);
+      // closed already: only the database itself is left to drop
+      await db.drop();
     });
   });
 }
