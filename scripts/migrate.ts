@@ -1,8 +1,10 @@
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { ROOT } from '../engine/codegen.js';
 import { loadConfig } from '../runtime/config.js';
 import { MigrationError, openDatabase } from '../runtime/db/index.js';
 import { loadGenerated } from '../runtime/generated.js';
+import { readMigrations } from '../runtime/db/migrator.js';
 
 /**
  * npm run migrate                 applies the pending migrations to DATABASE_URL (start does this too)
@@ -22,6 +24,18 @@ const generatedDir = process.env.GENERATED_DIR ?? join(ROOT, 'generated');
 let code = 0;
 try {
   const config = loadConfig();
+  // --status and --dry-run only read: a SQLite file that does not exist yet is not made by asking about it
+  const file = config.databaseUrl.startsWith('file:') ? resolve(config.databaseUrl.replace(/^file:(\/\/)?/, '')) : undefined;
+  if (file && !existsSync(file) && args.length) {
+    const pending = readMigrations(join(migrationsDir, 'sqlite'));
+    console.log(`SQLite database ${config.databaseUrl}: no such file yet (nothing was created)`);
+    for (const m of pending) {
+      if (args.includes('--status')) console.log(`  pending  ${m.tag}`);
+      else console.log(`-- ${relative(process.cwd(), m.file)} (not applied: dry run)\n${m.statements.map((x) => x.trim()).join('\n\n')}\n`);
+    }
+    if (args.includes('--status')) console.log(`0 applied, ${pending.length} pending`);
+    process.exit(0);
+  }
   const { tables } = await loadGenerated(generatedDir);
   const database = openDatabase(config.databaseUrl, tables);
   const where = `${database.dialect === 'pg' ? 'PostgreSQL' : 'SQLite'} database ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`;

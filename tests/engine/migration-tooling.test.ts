@@ -1,5 +1,6 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { codegen, MigrationsDisagree, ROOT } from '../../engine/codegen.js';
 import { loadConfig } from '../../runtime/config.js';
@@ -81,6 +82,8 @@ for (const d of DIALECTS) {
       expect(dry.out).toContain('0001_gizmo_gadget_add_capacity.sql (not applied: dry run)');
       expect(dry.out).toMatch(d.name === 'pg' ? /ALTER TABLE "gizmo_gadgets" ADD COLUMN "capacity" integer DEFAULT 3/ : /ALTER TABLE `gizmo_gadgets` ADD `capacity` integer DEFAULT 3/);
       expect(run('migrate.ts', ['--status'], env()).out).toContain('0 applied, 2 pending');
+      // asking about a SQLite file that is not there yet does not make it
+      if (d.name === 'sqlite') expect(existsSync(db.url.replace(/^file:/, ''))).toBe(false);
       // a mistyped option is refused before anything is applied (it used to fall through to applying everything)
       for (const typo of ['--dryrun', '--stat', '-n']) {
         const r = run('migrate.ts', [typo], env());
