@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { dialectOf } from './db/database.js';
+import { dialectOf, maskedUrl } from './db/database.js';
 
 export interface Config {
   port: number;
@@ -45,17 +45,16 @@ function secret(env: NodeJS.ProcessEnv, name: string, production: boolean, gener
   return value;
 }
 
-/** REDIS_URL, refused at start when it is no redis:// or rediss:// url (it was taken, and Redis then never reached) */
-function redisUrlOf(raw: string | undefined): string | undefined {
+/**
+ * A url setting: unset or empty is undefined; one that does not parse, or has another protocol or no host, stops the
+ * start naming the setting (its credentials masked)
+ */
+function urlSetting(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
   if (!raw) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    /* refused below */
-  }
-  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
-    throw new Error(`REDIS_URL must be a redis:// or rediss:// url such as redis://127.0.0.1:6379, got '${raw.replace(/\/\/[^@]*@/, '//***@')}'`);
+  const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!parsed || !protocols.includes(parsed.protocol) || !parsed.hostname) {
+    throw new Error(`${name} must be a ${protocols.map((p) => `${p}//`).join(' or ')} url, got '${maskedUrl(raw)}'`);
   }
   return raw;
 }
@@ -83,14 +82,7 @@ function checkSettings(env: NodeJS.ProcessEnv) {
     if (raw === undefined || raw === '' || values.includes(raw)) return;
     throw new Error(`${name} must be one of ${values.join(', ')}, got '${raw}'`);
   };
-  const url = (name: string, protocols: string[]) => {
-    const raw = env[name];
-    if (!raw) return;
-    const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
-    if (!parsed || !protocols.includes(parsed.protocol) || !parsed.hostname) {
-      throw new Error(`${name} must be a ${protocols.map((p) => `${p}//`).join(' or ')} url, got '${raw.replace(/\/\/[^@]*@/, '//***@')}'`);
-    }
-  };
+  const url = (name: string, protocols: string[]) => void urlSetting(env, name, protocols);
   whole('DATABASE_POOL_SIZE', 1, 1000);
   whole('SHUTDOWN_GRACE_MS', 0, 3_600_000);
   whole('SQLITE_BUSY_TIMEOUT_MS', 0, 3_600_000);
@@ -131,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
-    redisUrl: redisUrlOf(env.REDIS_URL),
+    // refused at start when it is no redis url (it was taken, and Redis then never reached)
+    redisUrl: urlSetting(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: redisPrefixOf(env.REDIS_PREFIX),
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     trustProxy: env.TRUST_PROXY === 'true',

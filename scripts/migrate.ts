@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { ROOT } from '../engine/codegen.js';
 import { loadConfig } from '../runtime/config.js';
 import { MigrationError, openDatabase } from '../runtime/db/index.js';
+import { maskedUrl } from '../runtime/db/database.js';
 import { loadGenerated } from '../runtime/generated.js';
 import { readMigrations } from '../runtime/db/migrator.js';
 
@@ -38,7 +39,7 @@ try {
   }
   const { tables } = await loadGenerated(generatedDir);
   const database = openDatabase(config.databaseUrl, tables);
-  const where = `${database.dialect === 'pg' ? 'PostgreSQL' : 'SQLite'} database ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`;
+  const where = `${database.dialect === 'pg' ? 'PostgreSQL' : 'SQLite'} database ${maskedUrl(config.databaseUrl)}`;
   try {
     if (args.includes('--status')) {
       const status = await database.migrationStatus(migrationsDir);

@@ -73,15 +73,18 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** a url as it may be shown: its credentials (user:password@) masked */
+export const maskedUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
+
 export function dialectOf(url: string): Dialect {
   if (/^postgres(ql)?:\/\//.test(url)) {
     // a malformed one is named here, not by the driver's bare 'Invalid URL'
-    if (!URL.canParse(url)) throw new Error(`DATABASE_URL is not a valid url: '${url.replace(/\/\/[^@]*@/, '//***@')}' (postgres://user:password@host:5432/database)`);
+    if (!URL.canParse(url)) throw new Error(`DATABASE_URL is not a valid url: '${maskedUrl(url)}' (postgres://user:password@host:5432/database)`);
     return 'pg';
   }
   if (url.startsWith('file:')) return 'sqlite';
   // a bare word is refused too: taken as a path, a typo ('garbage', 'postgre://…' without the s) made a new empty database
-  throw new Error(`DATABASE_URL must start with file: or postgres://, got '${url.replace(/\/\/[^@]*@/, '//***@')}'`);
+  throw new Error(`DATABASE_URL must start with file: or postgres://, got '${maskedUrl(url)}'`);
 }
 
 /** a drizzle logger that only counts */
