@@ -134,6 +134,25 @@ export function usePageRow(param: string, widget: Expanded, relation: string, en
 }
 
 /**
+ * Cards in a grid, CARDS_SHOWN at a time with 'Show N more of M' (useShowMore): a category's products or articles,
+ * a widget's cards.
+ * @example <ShownCards items={products} label="Products" card={(p) => <ProductCard product={p} />} />
+ */
+export function ShownCards({ items, label, columns, card }: { items: Expanded[]; label?: string; columns?: 2 | 3; card: (item: Expanded) => ReactNode }) {
+  const { shown, more, listRef } = useShowMore(items);
+  return (
+    <>
+      <CardGrid ref={listRef} label={label} columns={columns}>
+        {shown.map((item) => (
+          <GridItem key={item.id}>{card(item)}</GridItem>
+        ))}
+      </CardGrid>
+      {more}
+    </>
+  );
+}
+
+/**
  * A widget that lists the far ends of one of its relations as cards: its header, then one card each.
  * @example <CardListSection row={row} relation="widgetsToArticles" end="article" label="Articles" card={(a) => <ArticleCard article={a} />} />
  */
@@ -141,20 +160,12 @@ export function CardListSection({ row, relation, end, label, card, empty }: { ro
   const t = useT();
   const w = useWords();
   const items = targets(row, relation, end);
-  const { shown, more, listRef } = useShowMore(items);
   return (
     <Section row={row}>
       <SectionHeader row={row} />
       {/* an empty list says so under its heading ('No found items', spec §8, or the list's own words) */}
       {items.length ? (
-        <>
-          <CardGrid ref={listRef} label={t(row.title) || label}>
-            {shown.map((item) => (
-              <GridItem key={item.id}>{card(item)}</GridItem>
-            ))}
-          </CardGrid>
-          {more}
-        </>
+        <ShownCards items={items} label={t(row.title) || label} card={card} />
       ) : (
         <p className="text-slate-600">{empty ?? w('noFoundItems')}</p>
       )}

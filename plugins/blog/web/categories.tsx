@@ -1,4 +1,4 @@
-import { CardListSection, useShowMore } from '../../../web/storefront/blocks.js';
+import { CardListSection, ShownCards } from '../../../web/storefront/blocks.js';
 import { targets, usePage, useHref, useT, type Expanded } from '../../../web/storefront/context.js';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
@@ -52,7 +52,6 @@ export function CategoryOverviewDefault({ row }: { row: Expanded }) {
   const t = useT();
   const w = useWords();
   const category = usePageRow('blog.category', row, 'widgetsToCategories', 'category');
-  const { shown, more, listRef } = useShowMore(category ? targets(category, 'categoriesToArticles', 'article') : []);
   if (!category) return null;
   return (
     <Section row={row}>
@@ -61,14 +60,7 @@ export function CategoryOverviewDefault({ row }: { row: Expanded }) {
         {t(category.subtitle) && <p className="mt-4 text-xl text-slate-600">{t(category.subtitle)}</p>}
         {t(category.description) && <RichTextView value={t(category.description)} className="mt-4 text-lg text-slate-600" />}
       </header>
-      <CardGrid ref={listRef} label={t(category.title) || w('articles')}>
-        {shown.map((a) => (
-          <GridItem key={a.id}>
-            <ArticleCard article={a} />
-          </GridItem>
-        ))}
-      </CardGrid>
-      {more}
+      <ShownCards items={targets(category, 'categoriesToArticles', 'article')} label={t(category.title) || w('articles')} card={(a) => <ArticleCard article={a} />} />
     </Section>
   );
 }

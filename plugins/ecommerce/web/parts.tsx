@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { RichTextView } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
-import { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow, useShowMore } from '../../../web/storefront/blocks.js';
+import { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, ShownCards, usePageRow, useShowMore } from '../../../web/storefront/blocks.js';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import { formatPrice, productPriceList } from '../pricing.js';
 
@@ -80,19 +80,7 @@ export function ProductMasonry({ products, label }: { products: Expanded[]; labe
 
 /** products as the card grid (three columns), or a product list's two columns on large screens (spec §2) */
 export function ProductGrid({ products, label, columns = 3 }: { products: Expanded[]; label: string; columns?: 2 | 3 }) {
-  const { shown, more, listRef } = useShowMore(products);
-  return (
-    <>
-      <CardGrid ref={listRef} label={label} columns={columns}>
-        {shown.map((p) => (
-          <GridItem key={p.id}>
-            <ProductCard product={p} />
-          </GridItem>
-        ))}
-      </CardGrid>
-      {more}
-    </>
-  );
+  return <ShownCards items={products} label={label} columns={columns} card={(p) => <ProductCard product={p} />} />;
 }
 
 /** a page heading: h1 title and a lead paragraph */
