@@ -230,3 +230,6 @@ export function handlerOf(field: Field): FieldHandler {
 /** the id column is a uuid primary key on every entity */
 export const isUuidField = (f: Field) => f.kind === 'reference' || f.format === 'uuid';
 export { UUID_RE };
+/** the same id as a JSON Schema pattern, for request bodies that name rows */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const UUID_RULE = 'must be a UUID';

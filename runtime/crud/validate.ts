@@ -1,14 +1,15 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Entity, Model } from '../../engine/model.js';
 import { SERVER_FIELDS, bodySchema } from '../../engine/json-schema.js';
-import { DATE_RULE, DATETIME_RULE, addValueFormats } from '../../engine/fields/index.js';
+import { DATE_RULE, DATETIME_RULE, UUID_PATTERN, UUID_RULE, addValueFormats } from '../../engine/fields/index.js';
 import { SAFE_FILE_PATTERN, SAFE_LINK_PATTERN } from '../../engine/links.js';
 import { badRequest, type Cause } from '../http/errors.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: false });
 // a date and a date-time keep the field registry's one rule, in a body as in a filter's value (years 0001 to 9999)
 addValueFormats(ajv);
-const FORMAT_RULES: Record<string, string> = { date: DATE_RULE, 'date-time': DATETIME_RULE };
+/** formats said in words: a date and a date-time as the field registry says them, an id and an address as a person would */
+const FORMAT_RULES: Record<string, string> = { date: DATE_RULE, 'date-time': DATETIME_RULE, uuid: UUID_RULE, email: 'must be an email address' };
 
 const cache = new WeakMap<Entity, Record<'create' | 'update', ValidateFunction>>();
 
@@ -16,7 +17,10 @@ const cache = new WeakMap<Entity, Record<'create' | 'update', ValidateFunction>>
  * Patterns said in words (a field's `patternText`, and the slug's everywhere), so that an error names what a field
  * takes rather than its regular expression.
  */
-const PATTERN_WORDS = new Map<string, string>([['^[a-z0-9-]+$', 'lowercase letters, digits and dashes']]);
+const PATTERN_WORDS = new Map<string, string>([
+  ['^[a-z0-9-]+$', 'lowercase letters, digits and dashes'],
+  [UUID_PATTERN, UUID_RULE.replace(/^must be /, '')],
+]);
 
 function validatorsOf(entity: Entity, model: Model) {
   let v = cache.get(entity);
@@ -61,7 +65,7 @@ function causeOf(err: ErrorObject, prefix: string): Cause {
       // an optional enum also takes null, which the list names in words rather than as an empty item
       return { field: at, rule: 'enum', message: `${at} must be one of: ${enumChoices(p.allowedValues as unknown[])}` };
     case 'format':
-      // a date or a date-time says what it accepts; any other format as ajv words it
+      // a date, a date-time, an id or an address says what it accepts; any other format as ajv words it
       if (Object.hasOwn(FORMAT_RULES, String(p.format))) return { field: at, rule: 'format', message: `${at || 'data'} ${FORMAT_RULES[String(p.format)]}` };
       return { field: at, rule: err.keyword, message: `${at || 'data'} ${err.message}` };
     case 'propertyNames':

@@ -62,7 +62,10 @@ for (const d of DIALECTS) {
       const unknown = await add({ productId: c.book.id, price: 0 });
       expect(unknown.status).toBe(400);
       expect(unknown.body.cause[0]).toMatchObject({ field: 'price', rule: 'unknown' });
-      expect((await add({ productId: 'not-a-uuid' })).body.cause[0]).toMatchObject({ field: 'productId', rule: 'pattern' });
+      // an id is said to be an id, not a regular expression
+      const notId = await add({ productId: 'not-a-uuid' });
+      expect(notId.body.cause[0]).toMatchObject({ field: 'productId', rule: 'pattern', message: 'productId must be a UUID' });
+      expect(notId.body.message).toBe('Validation failed: productId must be a UUID');
       expect((await add({ productId: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
       const unpriced = await add({ productId: c.free.id });
       expect(unpriced.status).toBe(400);

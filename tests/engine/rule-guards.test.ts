@@ -68,7 +68,7 @@ for (const d of DIALECTS) {
       const other = (await execute(db, "SELECT id FROM gizmo_gadgets WHERE title = 'Short'"))[0].id;
       expect(refused.message).toContain(`gizmo/gadget.title gets a new rule (maxLength 10), but 1 stored row(s) break it, e.g. 'A rather long title' (row ${id}): title must NOT have more than 10 characters. Change those rows first, or keep the old rule`);
       expect(refused.message).toContain(`gizmo/gadget.code gets a new rule (pattern ^[a-z]+$), but 1 stored row(s) break it, e.g. 'ABC-1' (row ${other}): code must match pattern "^[a-z]+$"`);
-      expect(refused.message).toContain(`gizmo/gadget.mail gets a new rule (format email), but 1 stored row(s) break it, e.g. 'not a mail' (row ${other}): mail must match format "email"`);
+      expect(refused.message).toContain(`gizmo/gadget.mail gets a new rule (format email), but 1 stored row(s) break it, e.g. 'not a mail' (row ${other}): mail must be an email address`);
       expect(refused.message).toContain(`gizmo/gadget.qty gets a new rule (maximum 10), but 1 stored row(s) break it, e.g. '50' (row ${other}): qty must be <= 10`);
       expect(refused.message).toContain(`gizmo/gadget.ratio gets a new rule (minimum 1), but 1 stored row(s) break it, e.g. '0.5' (row ${id}): ratio must be >= 1`);
       expect(refused.message).toContain('the database is as it was before it');

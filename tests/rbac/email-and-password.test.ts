@@ -50,7 +50,7 @@ for (const d of DIALECTS) {
     it('bad login or short password: 400 naming the field; a taken email: 409', async () => {
       let r = await t.anon('POST', ROUTES.register, { data: { login: 'not-an-email', password: 'password123' } });
       expect(r.status).toBe(400);
-      expect(r.body.cause[0]).toMatchObject({ field: 'login', rule: 'format' });
+      expect(r.body.cause[0]).toMatchObject({ field: 'login', rule: 'format', message: 'login must be an email address' });
       r = await t.anon('POST', ROUTES.register, { data: { login: 'short@example.com', password: 'seven77' } });
       expect(r.status).toBe(400);
       expect(r.body.cause[0]).toMatchObject({ field: 'password', rule: 'minLength' });

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { UUID_RE } from '../../../engine/fields/index.js';
+import { UUID_PATTERN, UUID_RE } from '../../../engine/fields/index.js';
 import { readBody, readOptionalBody } from '../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../runtime/crud/validate.js';
 import { badRequest } from '../../../runtime/http/errors.js';
@@ -13,7 +13,7 @@ import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../../billing
  */
 
 export const MAX_QUANTITY = 10_000;
-const uuid = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' };
+const uuid = { type: 'string', pattern: UUID_PATTERN };
 const quantity = { type: 'integer', minimum: 1, maximum: MAX_QUANTITY };
 const idRef = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: uuid } };
 const optional = (s: object) => ({ anyOf: [s, { type: 'null' }] });
