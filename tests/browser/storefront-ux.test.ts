@@ -212,6 +212,36 @@ describe('storefront UX in Chromium, no payment provider', () => {
     await server.system('DELETE', `/api/ecommerce/products/${made.body.data.id}`);
   });
 
+  it("a category of 30 products shows 24, and 'Show 6 more of 6' fetches the rest from the server; the focus moves to the first new card", async () => {
+    const post = async (path: string, data: unknown) => {
+      const r = await server.system('POST', path, { data });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.data;
+    };
+    const category = await post('/api/ecommerce/categories', { slug: 'thirty', title: { en: 'Thirty things' } });
+    const products = (await post('/api/ecommerce/products/bulk', Array.from({ length: 30 }, (_, i) => ({ slug: `thing-${i}`, title: { en: `Thing ${i}` } })))) as { id: string }[];
+    await post('/api/ecommerce/categories-to-products/bulk', products.map((p, i) => ({ categoryId: category.id, productId: p.id, orderIndex: i })));
+    const before = problems.length;
+    await page.goto(server.url + '/ecommerce/categories/thirty', { waitUntil: 'networkidle' });
+    const list = page.getByRole('list', { name: 'Thirty things' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(24);
+    // the page shipped 24 products, not 30
+    const shipped = await page.locator('#__PAGE__').textContent();
+    expect(shipped).toContain('Thing 23');
+    expect(shipped).not.toContain('Thing 24');
+    const asked: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/api/host/pages/rows') && asked.push(r.url())));
+    await page.getByRole('button', { name: 'Show 6 more of 6' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(30);
+    expect(asked).toHaveLength(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="listitem"]')?.textContent ?? '')).toContain('Thing 24');
+    await expect.poll(() => page.getByRole('button', { name: /^Show \d+ more/ }).count()).toBe(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'ux-show-more-1280.png') });
+    // no hydration mismatch, no failed request
+    expect(problems.slice(before)).toEqual([]);
+  });
+
   it("the phone menu keeps the keyboard in it, and Escape closes the account panel in it before the menu", async () => {
     const phone = await site.open(PHONE, 'menu-keys', { signedIn: true });
     await phone.goto(server.url + '/', { waitUntil: 'networkidle' });

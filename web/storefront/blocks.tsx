@@ -1,6 +1,8 @@
 import { forwardRef, useEffect, useRef, useState, type ReactNode } from 'react';
 import * as arrowRight from 'lucide-react/icons/arrow-right';
+import { toast } from 'sonner';
 import { targets, useHref, usePage, useT, useTitleTag, type Expanded } from './context.js';
+import { LISTED, moreKey, ROWS_SHOWN, SHOWN_IN_PAGES, type Listed, type More } from './paging.js';
 import { RichTextView } from '../ui/rich-text-view.js';
 import { cn } from '../ui/cn.js';
 import { lucideIcon } from '../ui/icon.js';
@@ -88,17 +90,29 @@ export const CardGrid = forwardRef<HTMLDivElement, { children: ReactNode; label?
 export const GridItem = ({ children }: { children: ReactNode }) => <div role="listitem">{children}</div>;
 
 /** how many cards a long list shows at first, and how many more each 'Show more' adds */
-export const CARDS_SHOWN = 24;
+export const CARDS_SHOWN = ROWS_SHOWN;
 
 /**
  * A long list in steps: the first CARDS_SHOWN items (the server's HTML and the first render in the browser alike),
  * then CARDS_SHOWN more at each press of the button `more` draws. The keyboard's focus moves to the first item
  * shown by a press, so that a keyboard or screen-reader user continues where the new items start.
+ *
+ * A list `targets` made is shown a page at a time from the server too: the page data carries its first page and how
+ * many rows the relation has (plugins/host/server/reads.ts), and a press past them asks
+ * `GET /api/host/pages/rows` for the next (the button says 'Loading...' meanwhile, and a failure is a toast).
  * @example const { shown, more, listRef } = useShowMore(products); <div ref={listRef}>{shown.map(…)}</div>{more}
  */
 export function useShowMore<T>(items: T[], step = CARDS_SHOWN) {
   const w = useWords();
+  const page = usePage();
+  const listed = (items as { [LISTED]?: Listed })[LISTED];
+  // on the server, the relation's watched rows note that they are shown a page at a time
+  (listed?.rows as { [SHOWN_IN_PAGES]?: () => void } | undefined)?.[SHOWN_IN_PAGES]?.();
+  const paged = listed?.row[moreKey(listed.relation)] as More | undefined;
   const [count, setCount] = useState(step);
+  // rows fetched past those the page shipped: the relation's rows (for the next offset) and their far ends
+  const [fetched, setFetched] = useState<{ rows: number; items: T[] }>({ rows: 0, items: [] });
+  const [loading, setLoading] = useState(false);
   const listRef = useRef<HTMLDivElement>(null);
   const focusFrom = useRef<number | undefined>(undefined);
   useEffect(() => {
@@ -108,23 +122,46 @@ export function useShowMore<T>(items: T[], step = CARDS_SHOWN) {
     const target = item?.querySelector<HTMLElement>('a[href], button') ?? item;
     target?.focus();
   }, [count]);
-  const left = items.length - count;
+  const all = fetched.items.length ? [...items, ...fetched.items] : items;
+  const shippedRows = listed ? listed.rows.length + fetched.rows : 0;
+  // the relation's rows not yet here (a row whose far end is not public has no item, as in the first page)
+  const total = paged && listed ? all.length + Math.max(0, paged.total - shippedRows) : items.length;
+  const left = total - count;
+  const next = async () => {
+    const want = count + step;
+    if (want > all.length && paged && listed && shippedRows < paged.total) {
+      setLoading(true);
+      try {
+        const query = new URLSearchParams({ url: page.language === page.defaultLanguage ? page.url : `/${page.language}${page.url}`, at: paged.at, row: listed.row.id, relation: listed.relation, offset: String(shippedRows), limit: String(Math.min(100, Math.max(step, want - all.length))) });
+        const res = await fetch(`/api/host/pages/rows?${query}`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+        if (!res.ok) throw new Error(String(res.status));
+        const { data } = (await res.json()) as { data: { rows: Expanded[] } };
+        setFetched((f) => ({ rows: f.rows + data.rows.length, items: [...f.items, ...(data.rows.map((r) => r[listed.end]).filter(Boolean) as T[])] }));
+      } catch (e) {
+        toast.error(e instanceof TypeError ? w('unreachable') : w('serverError'));
+        return;
+      } finally {
+        setLoading(false);
+      }
+    }
+    focusFrom.current = count;
+    setCount(want);
+  };
   const more =
     left > 0 ? (
       <div className="mt-8 flex justify-center">
         <button
           type="button"
-          className="inline-flex min-h-10 items-center rounded-md border border-slate-300 bg-white px-5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-          onClick={() => {
-            focusFrom.current = count;
-            setCount(count + step);
-          }}
+          aria-busy={loading || undefined}
+          disabled={loading}
+          className="inline-flex min-h-10 items-center rounded-md border border-slate-300 bg-white px-5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-70"
+          onClick={() => void next()}
         >
-          {w('showMore', { count: Math.min(step, left), total: left })}
+          {loading ? w('loading') : w('showMore', { count: Math.min(step, left), total: left })}
         </button>
       </div>
     ) : null;
-  return { shown: left > 0 ? items.slice(0, count) : items, more, listRef };
+  return { shown: all.length > count ? all.slice(0, count) : all, more, listRef };
 }
 
 /** the row the page is about (params['blog.article'], …) if there is one, else the widget's first */

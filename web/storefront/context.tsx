@@ -2,6 +2,7 @@ import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { LinkRuleContext, type LinkRule } from '../ui/rich-text-view.js';
 import { resolveVariant } from './variants.js';
 import { isSafeLink } from '../../engine/links.js';
+import { LISTED, type Listed } from './paging.js';
 
 /** a row as a page receives it: its fields plus, per relation it owns, the relation rows with their far end attached */
 export type Expanded = Record<string, unknown> & { id: string; variant: string };
@@ -87,7 +88,10 @@ export function related(row: Expanded | undefined, relation: string): Expanded[]
 
 /** the far ends of a relation, e.g. targets(widget, 'widgetsToSliders', 'slider') */
 export function targets(row: Expanded | undefined, relation: string, end: string): Expanded[] {
-  return related(row, relation).map((r) => r[end] as Expanded).filter(Boolean);
+  const rows = related(row, relation);
+  const out = rows.map((r) => r[end] as Expanded).filter(Boolean);
+  if (row) Object.defineProperty(out, LISTED, { value: { row, relation, end, rows } satisfies Listed });
+  return out;
 }
 
 const LeadCtx = createContext<string | undefined>(undefined);

@@ -83,6 +83,14 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = '', 
 </html>`;
 }
 
+/**
+ * Rows past the first page of a relation the page shows a page at a time (reads.ts `rowsAt`), kept as the page's last
+ * render keeps its first page: `data` must be the data that render was drawn from (renderDocument of it just now).
+ */
+export function pagedRows(data: PageData, at: string, rowId: string, relation: string, offset: number, limit: number) {
+  return lastReads.get(`${data.context.language}\u0000${data.context.url}`)?.reads.rowsAt(data, at, rowId, relation, offset, limit);
+}
+
 /** the last screen: when even the error page cannot be drawn (spec §8 global error screen) */
 export function errorDocument(message: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Error</title></head>

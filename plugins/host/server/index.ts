@@ -1,7 +1,9 @@
 import type { Context, Hono } from 'hono';
 import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { seedFile } from '../../../runtime/seed-file.js';
-import { HttpError, badRequest } from '../../../runtime/http/errors.js';
+import { HttpError, badRequest, type Cause } from '../../../runtime/http/errors.js';
+import { UUID_RE, UUID_RULE } from '../../../engine/fields/index.js';
+import { ROWS_SHOWN } from '../../../web/storefront/paging.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
 import { allUrls, decodedSegments, findBySegments, findByUrl, pageUrlProblem } from './pages.js';
 import { assemble, type PlanOf } from './assemble.js';
@@ -32,6 +34,11 @@ export interface Storefront {
   changed(entityId: string, operation: WriteOperation): void;
   /** resolves when cache events from other instances are being received */
   ready: Promise<unknown>;
+  /**
+   * Rows past the first page of a relation the page at `url` (its path, with or without a language prefix) shows a
+   * page at a time: as the page would ship them; undefined when the page or such a relation is not there.
+   */
+  rows(url: string, query: { at: string; row: string; relation: string; offset: number; limit: number }): Promise<{ rows: unknown[]; total: number } | undefined>;
 }
 
 export interface HostOptions {
@@ -54,6 +61,32 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
     const found = await findByUrl(ctx, url);
     if (!found) throw new HttpError(404, `No page for ${url.slice(0, 200)}`);
     return c.json({ data: found.page });
+  });
+  /**
+   * The rows of a long relation past those a page shipped (its first ROWS_SHOWN; 'Show more' asks for the next):
+   * public, as the page is, and kept as the page keeps its rows. `url` is the page's path, `at` and `row` come from the
+   * page data's `<relation>$more` and the row that has it, `offset` counts the relation's rows already shown.
+   */
+  app.get(`${base}/rows`, async (c) => {
+    const q = c.req.query();
+    const problems: Cause[] = [];
+    for (const field of ['url', 'at', 'row', 'relation'] as const) if (!q[field]) problems.push({ field, rule: 'required', message: `${field} is required` });
+    if (q.url && !q.url.startsWith('/')) problems.push({ field: 'url', rule: 'format', message: 'url must be a path starting with /' });
+    if (q.row && !UUID_RE.test(q.row)) problems.push({ field: 'row', rule: 'format', message: `row ${UUID_RULE}` });
+    const int = (field: 'offset' | 'limit', fallback: number, min: number, max: number) => {
+      const raw = q[field];
+      if (raw === undefined) return fallback;
+      const n = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+      if (!(n >= min && n <= max)) problems.push({ field, rule: 'range', message: `${field} must be a whole number from ${min} to ${max}` });
+      return n;
+    };
+    const offset = int('offset', 0, 0, 1_000_000);
+    const limit = int('limit', ROWS_SHOWN, 1, MAX_ROWS);
+    for (const field of Object.keys(q)) if (!ROWS_QUERY.has(field)) problems.push({ field, rule: 'unknown', message: `${field} is not a parameter of this route` });
+    if (problems.length) throw badRequest(problems.length === 1 ? problems[0].message : `${problems.length} parameters are wrong`, problems);
+    const found = await storefrontOf(ctx).rows(q.url, { at: q.at, row: q.row, relation: q.relation, offset, limit });
+    if (!found) throw new HttpError(404, `The page ${q.url.slice(0, 200)} shows no relation ${q.relation.slice(0, 100)} of row ${q.row} a page at a time`);
+    return c.json({ data: found });
   });
   // { data: { urls: [{ url, segments }] } }: the shape the spec's clients read (data.urls[].url)
   app.get(`${base}/urls`, async (c) => c.json({ data: { urls: await allUrls(ctx) } }));
@@ -109,6 +142,10 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
     return c.json({ data: { revalidated: true, path, type } });
   });
 }
+
+/** the most rows one call of GET /api/host/pages/rows answers */
+const MAX_ROWS = 100;
+const ROWS_QUERY = new Set(['url', 'at', 'row', 'relation', 'offset', 'limit']);
 
 const made = new WeakMap<PluginContext, Storefront>();
 /**
@@ -166,7 +203,7 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
     const render = async () => {
       const { data, read, used } = await assemble(ctx, resolved, language, url, planOf);
       const html = renderDocument(error ? { ...data, error } : data, assets, ctx.config.publicUrl, (paths) => learned.add(paths));
-      return { html, read, used };
+      return { html, read, used, data };
     };
     // a render that read outside its plan (a row now has what none had before) is drawn again with the grown plan,
     // until one reads nothing new: each round learns at least one more field or relation, and what it reads of rows
@@ -202,6 +239,15 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
   s = {
     cache,
     ready: bus.ready,
+    async rows(url, query) {
+      // the page's own url as its data names it (decoded text, as the client has it): not decoded again
+      const segs = url.split('/').filter(Boolean);
+      const language = ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
+      const drawn = await page(language, language === segs[0] ? segs.slice(1) : segs, '');
+      if (!drawn) return undefined;
+      const { pagedRows } = await documents();
+      return pagedRows(drawn.data, query.at, query.row, query.relation, query.offset, query.limit);
+    },
     revalidate: (path, layout) => bus.publish({ type: 'revalidate', path, layout }),
     changed(entityId, operation) {
       bus.publish({ type: 'changed', entityId });

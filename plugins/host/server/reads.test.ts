@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { readTracker } from './reads.js';
+import { ROWS_SHOWN, SHOWN_IN_PAGES } from '../../../web/storefront/paging.js';
 import { FIELDS } from '../../../runtime/crud/expand.js';
 import type { PageData } from '../../../web/storefront/page.js';
 
@@ -129,5 +130,55 @@ describe('plans learned from reads', async () => {
     const next = learned.plan(model, widget, 'blog:list')!;
     expect(next.widgetsToArticles?.[FIELDS]).toEqual(expect.arrayContaining(['title', 'adminTitle']));
     expect(coversPlan(first, next)).toBe(false);
+  });
+});
+
+describe('a long relation shown a page at a time', () => {
+  const long = () => ({
+    id: 'w1', variant: 'cards',
+    widgetsToProducts: Array.from({ length: 30 }, (_, i) => ({ id: `l${i}`, product: { id: `p${i}`, title: { en: `P${i}` }, slug: `p-${i}` } })),
+  });
+  /** what useShowMore and targets do: the far ends of every row, the relation marked, the first 24 drawn */
+  const showFirst = (w: Record<string, any>) => {
+    const items = w.widgetsToProducts.map((l: any) => l.product);
+    w.widgetsToProducts[SHOWN_IN_PAGES]();
+    for (const p of items.slice(0, ROWS_SHOWN)) void p.title.en;
+  };
+
+  it('ships its first 24 rows and how many it has; rowsAt answers the rest, kept the same way', () => {
+    const data = page(long());
+    const reads = readTracker();
+    showFirst(reads.watched(data).content[0].widget as Record<string, any>);
+    const kept = reads.kept(data).content[0].widget as Record<string, any>;
+    expect(kept.widgetsToProducts).toHaveLength(24);
+    expect(kept.widgetsToProducts[23]).toEqual({ id: 'l23', product: { id: 'p23', title: { en: 'P23' } } });
+    expect(kept['widgetsToProducts$more']).toEqual({ total: 30, at: 'blog:cards' });
+    expect(reads.rowsAt(data, 'blog:cards', 'w1', 'widgetsToProducts', 24, 24)).toEqual({
+      total: 30,
+      rows: Array.from({ length: 6 }, (_, i) => ({ id: `l${24 + i}`, product: { id: `p${24 + i}`, title: { en: `P${24 + i}` } } })),
+    });
+    // only a relation shown a page at a time, of the row named, at the place named
+    expect(reads.rowsAt(data, 'blog:cards', 'w2', 'widgetsToProducts', 24, 24)).toBeUndefined();
+    expect(reads.rowsAt(data, 'blog:other', 'w1', 'widgetsToProducts', 24, 24)).toBeUndefined();
+    expect(reads.rowsAt(data, 'blog:cards', 'w1', 'widgetsToSlides', 0, 24)).toBeUndefined();
+  });
+
+  it('a render that reads a row past the first page (another part of the widget draws them all) ships every row', () => {
+    const data = page(long());
+    const reads = readTracker();
+    const w = reads.watched(data).content[0].widget as Record<string, any>;
+    showFirst(w);
+    void w.widgetsToProducts[29].product.slug;
+    const kept = reads.kept(data).content[0].widget as Record<string, any>;
+    expect(kept.widgetsToProducts).toHaveLength(30);
+    expect(kept).not.toHaveProperty('widgetsToProducts$more');
+  });
+
+  it('a relation no render shows a page at a time ships whole', () => {
+    const data = page(long());
+    const reads = readTracker();
+    const w = reads.watched(data).content[0].widget as Record<string, any>;
+    for (const l of w.widgetsToProducts.slice(0, 3)) void l.product.title.en;
+    expect((reads.kept(data).content[0].widget as Record<string, any>).widgetsToProducts).toHaveLength(30);
   });
 });

@@ -1,5 +1,6 @@
 import type { Block, PageData, ShippedPage } from '../../../web/storefront/page.js';
 import type { Expanded } from '../../../web/storefront/context.js';
+import { moreKey, ROWS_SHOWN, SHOWN_IN_PAGES, type More } from '../../../web/storefront/paging.js';
 import type { Entity, Model } from '../../../engine/model.js';
 import { FIELDS, linksOf, type ExpandPlan } from '../../../runtime/crud/expand.js';
 
@@ -35,7 +36,13 @@ interface ReadNode {
   /** the row was enumerated: everything under it is kept */
   all: boolean;
   children: Map<string, ReadNode>;
+  /** a relation's rows a render showed a page at a time (useShowMore): the page data ships the first ROWS_SHOWN */
+  paged?: boolean;
+  /** a render read a value of a row past the first ROWS_SHOWN of this relation: every row is shipped */
+  readPast?: boolean;
 }
+/** a relation's rows the page data ships only the first page of */
+const pagedOut = (node: ReadNode | undefined, value: unknown): value is unknown[] => !!node?.paged && !node.readPast && Array.isArray(value) && value.length > ROWS_SHOWN;
 const NOTHING_READ: ReadNode = { path: '', all: false, children: new Map() };
 /** the plan below a relation's end where nothing of its rows was read: their ids, no relation */
 const NOTHING_BELOW: ExpandPlan = Object.freeze({ [FIELDS]: Object.freeze([]) as readonly string[] });
@@ -61,19 +68,29 @@ export function readTracker() {
     return node;
   };
 
-  function watch<T>(value: T, node: ReadNode): T {
+  /**
+   * `value` watched at `node`. `past` is the relation a row lies past the first ROWS_SHOWN of (or under such a row):
+   * a value read there (not a row or a list: `targets` takes every far end of a relation and reads nothing of them)
+   * means the render drew more than the first page of it, and the page data ships all of it.
+   */
+  function watch<T>(value: T, node: ReadNode, past?: ReadNode): T {
     if (!value || typeof value !== 'object') return value;
     let byNode = proxies.get(value);
     if (!byNode) proxies.set(value, (byNode = new Map()));
-    const known = byNode.get(node);
+    // a row past a first page is watched on its own (the same row may also sit in a first page elsewhere)
+    const known = past ? undefined : byNode.get(node);
     if (known) return known as T;
     // a list: a plain array of its rows, each watched where the list is noted (its length, indexes and methods are
     // the array's own; a proxy over it trapped every index and method a render's map or filter went through)
     if (Array.isArray(value)) {
-      const rows = value.map((v) => watch(v, node));
-      byNode.set(node, rows);
+      const rows = value.map((v, i) => watch(v, node, past ?? (i >= ROWS_SHOWN ? node : undefined)));
+      Object.defineProperty(rows, SHOWN_IN_PAGES, { value: () => void (node.paged = true) });
+      if (!past) byNode.set(node, rows);
       return rows as T;
     }
+    const readPast = () => {
+      if (past) past.readPast = true;
+    };
     // what each property gave the render, watched: page data is not changed while it renders, so a second read of
     // a property is one lookup (a render reads the same fields many times: a title per language check, a url per link)
     const given = new Map<string, unknown>();
@@ -82,15 +99,19 @@ export function readTracker() {
         if (typeof prop === 'symbol') return target[prop];
         const seen = given.get(prop);
         if (seen !== undefined || given.has(prop)) return seen;
-        const out = watch(target[prop], childNode(node, prop));
+        const v = target[prop];
+        if (past && (v === null || typeof v !== 'object')) readPast();
+        const out = watch(v, childNode(node, prop), past);
         given.set(prop, out);
         return out;
       },
       has(target, prop) {
+        readPast();
         if (typeof prop === 'string') childNode(node, prop);
         return prop in target;
       },
       ownKeys(target) {
+        readPast();
         if (!node.all) {
           node.all = true;
           read.add(`${node.path}.*`);
@@ -98,22 +119,31 @@ export function readTracker() {
         return Reflect.ownKeys(target);
       },
     });
-    byNode.set(node, proxy);
+    if (!past) byNode.set(node, proxy);
     return proxy as T;
   }
 
   function keep(value: unknown, node: ReadNode): unknown {
-    if (Array.isArray(value)) return value.map((v) => keep(v, node));
+    if (Array.isArray(value)) return (pagedOut(node, value) ? value.slice(0, ROWS_SHOWN) : value).map((v) => keep(v, node));
     if (!value || typeof value !== 'object' || node.all) return value;
     const out: Record<string, unknown> = {};
     const row = value as Record<string, unknown>;
     for (const k of Object.keys(row)) {
       const child = node.children.get(k);
-      if (child) out[k] = keep(row[k], child);
-      else if (ALWAYS.has(k)) out[k] = keep(row[k], NOTHING_READ);
+      if (child) {
+        out[k] = keep(row[k], child);
+        // a relation shown a page at a time ships its first page, and how many rows it has
+        if (pagedOut(child, row[k])) out[moreKey(k)] = { total: (row[k] as unknown[]).length, at: node.path } satisfies More;
+      } else if (ALWAYS.has(k)) out[k] = keep(row[k], NOTHING_READ);
     }
     return out;
   }
+
+  /** every row the page's reads start from, with the node they are noted at */
+  const starts = (data: PageData): [Expanded, ReadNode][] => [
+    ...Object.entries(data.context.params).map(([key, row]): [Expanded, ReadNode] => [row, rootNode(rootOf(key))]),
+    ...[...data.before, ...data.content, ...data.after].map((b): [Expanded, ReadNode] => [b.widget, rootNode(root(b))]),
+  ];
 
   const root = (b: Block) => blockRoot(b.module, b.widget.variant);
   const rootOf = paramRoot;
@@ -132,6 +162,43 @@ export function readTracker() {
         content: blocks(data.content, (b) => watch(b.widget, rootNode(root(b)))),
         after: blocks(data.after, (b) => watch(b.widget, rootNode(root(b)))),
       };
+    },
+    /**
+     * Rows `offset` to `offset + limit` of the relation `relation` of the row `rowId` placed at `at` (a More's), kept as
+     * the page keeps its first page (GET /api/host/pages/rows): only a relation the render showed a page at a time;
+     * undefined when there is none such.
+     */
+    rowsAt(data: PageData, at: string, rowId: string, relation: string, offset: number, limit: number): { rows: unknown[]; total: number } | undefined {
+      const visit = (value: unknown, node: ReadNode): { rows: unknown[]; total: number } | undefined => {
+        if (!value || typeof value !== 'object') return undefined;
+        if (Array.isArray(value)) {
+          for (const v of value) {
+            const found = visit(v, node);
+            if (found) return found;
+          }
+          return undefined;
+        }
+        const row = value as Record<string, unknown>;
+        if (node.path === at) {
+          const child = node.children.get(relation);
+          const list = row[relation];
+          if (row.id !== rowId || !child?.paged || !Array.isArray(list)) return undefined;
+          return { rows: list.slice(offset, offset + limit).map((v) => keep(v, child)), total: list.length };
+        }
+        if (node.all) return undefined;
+        for (const [k, child] of node.children) {
+          if (!at.startsWith(`${child.path}.`) && at !== child.path) continue;
+          const found = visit(row[k], child);
+          if (found) return found;
+        }
+        return undefined;
+      };
+      for (const [row, node] of starts(data)) {
+        if (at !== node.path && !at.startsWith(`${node.path}.`)) continue;
+        const found = visit(row, node);
+        if (found) return found;
+      }
+      return undefined;
     },
     /** the same data with only the fields the render read, and not the head (the original is not changed) */
     kept(data: PageData): ShippedPage {
