@@ -59,6 +59,16 @@ for (const d of DIALECTS) describe(`a long relation ships a page at a time (${d.
     expect(last.body.data.rows).toHaveLength(12);
   });
 
+  it('an answer is kept like the page, and goes with it when a row it read changes', async () => {
+    const query = { url: '/ecommerce/categories/long-list', at: 'param:ecommerce/category', row: categoryId, relation: 'categoriesToProducts', offset: '59', limit: '1' };
+    const first = await rows(query);
+    const product = first.body.data.rows[0].product;
+    expect(product.title.en).toBe('Item number 59');
+    expect((await rows(query)).body).toEqual(first.body);
+    expect((await server.system('PATCH', `/api/ecommerce/products/${product.id}`, { data: { title: { en: 'Renamed item' } } })).status).toBe(200);
+    await expect.poll(async () => (await rows(query)).body.data.rows[0].product.title.en).toBe('Renamed item');
+  });
+
   it("in another language, the rows are in the page's language", async () => {
     const { data } = await draw('/ru/ecommerce/categories/long-list');
     // a text in the page's language only

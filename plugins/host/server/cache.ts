@@ -36,7 +36,8 @@ export class PageCache {
   revalidate(path: string, layout: boolean) {
     const clean = '/' + path.split('/').filter(Boolean).join('/');
     for (const key of this.pages.keys()) {
-      const url = key.slice(key.indexOf(':') + 1);
+      // a page's url, or the url of the page a kept answer about it belongs to (`<url>\u0000rows…`)
+      const url = key.slice(key.indexOf(':') + 1).split('\u0000')[0];
       if (url === clean || (layout && (clean === '/' || url.startsWith(clean + '/')))) this.pages.delete(key);
     }
   }

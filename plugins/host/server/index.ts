@@ -38,7 +38,7 @@ export interface Storefront {
    * Rows past the first page of a relation the page at `url` (its path, with or without a language prefix) shows a
    * page at a time: as the page would ship them; undefined when the page or such a relation is not there.
    */
-  rows(url: string, query: { at: string; row: string; relation: string; offset: number; limit: number }): Promise<{ rows: unknown[]; total: number } | undefined>;
+  rows(url: string, query: { at: string; row: string; relation: string; offset: number; limit: number }): Promise<Uint8Array<ArrayBuffer> | undefined>;
 }
 
 export interface HostOptions {
@@ -86,7 +86,8 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
     if (problems.length) throw badRequest(problems.length === 1 ? problems[0].message : `${problems.length} parameters are wrong`, problems);
     const found = await storefrontOf(ctx).rows(q.url, { at: q.at, row: q.row, relation: q.relation, offset, limit });
     if (!found) throw new HttpError(404, `The page ${q.url.slice(0, 200)} shows no relation ${q.relation.slice(0, 100)} of row ${q.row} a page at a time`);
-    return c.json({ data: found });
+    // { data: { rows, total } }, as JSON bytes the page cache keeps
+    return new Response(found, { headers: { 'content-type': 'application/json' } });
   });
   // { data: { urls: [{ url, segments }] } }: the shape the spec's clients read (data.urls[].url)
   app.get(`${base}/urls`, async (c) => c.json({ data: { urls: await allUrls(ctx) } }));
@@ -243,10 +244,19 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       // the page's own url as its data names it (decoded text, as the client has it): not decoded again
       const segs = url.split('/').filter(Boolean);
       const language = ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
-      const drawn = await page(language, language === segs[0] ? segs.slice(1) : segs, '');
+      const segments = language === segs[0] ? segs.slice(1) : segs;
+      // kept with the page's own entry: dropped with it, by a change to what it read or a revalidation of its path
+      const key = `${language}:/${segments.join('/')}\u0000rows\u0000${query.at}\u0000${query.row}\u0000${query.relation}\u0000${query.offset}\u0000${query.limit}`;
+      const hit = caching ? cache.get(key) : undefined;
+      if (hit) return hit;
+      const drawn = await page(language, segments, '');
       if (!drawn) return undefined;
       const { pagedRows } = await documents();
-      return pagedRows(drawn.data, query.at, query.row, query.relation, query.offset, query.limit);
+      const found = pagedRows(drawn.data, query.at, query.row, query.relation, query.offset, query.limit);
+      if (!found) return undefined;
+      const body = utf8(JSON.stringify({ data: found }));
+      if (caching) cache.set(key, body, drawn.read);
+      return body;
     },
     revalidate: (path, layout) => bus.publish({ type: 'revalidate', path, layout }),
     changed(entityId, operation) {
