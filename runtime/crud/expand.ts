@@ -2,6 +2,8 @@ import type { Entity, Field, Model } from '../../engine/model.js';
 import { camel } from '../../engine/model.js';
 import type { Drizzle } from '../db/index.js';
 import type { Repository } from './repository.js';
+// where an expanded row says how many rows a relation read in part (FIRST) has: the storefront reads it too
+import { countKey } from '../../web/storefront/paging.js';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -49,6 +51,12 @@ export function linksOf(model: Model, entity: Entity): Link[] {
 
 /** where a plan names the fields to read of its rows (a symbol: no relation key can be it) */
 export const FIELDS: unique symbol = Symbol('fields');
+/**
+ * On the plan below a relation's far end: read only the first FIRST rows of the relation for each row (relation
+ * order), and set `countKey(key)` on each row to how many it has
+ */
+export const FIRST: unique symbol = Symbol('first');
+export { countKey };
 
 /**
  * Which relations `expand` walks: a relation's key (as on the rows) → the plan below its far end; a key left out is
@@ -56,7 +64,7 @@ export const FIELDS: unique symbol = Symbol('fields');
  * given, names the fields to read of the far end's rows (their id always): a plan without it reads every public one.
  * @example { widgetsToArticles: { articlesToFileStorageModuleFiles: undefined, [FIELDS]: ['title'] } }
  */
-export type ExpandPlan = { [relationKey: string]: ExpandPlan | undefined; [FIELDS]?: readonly string[] };
+export type ExpandPlan = { [relationKey: string]: ExpandPlan | undefined; [FIELDS]?: readonly string[]; [FIRST]?: number };
 
 /** the plan that walks what either walks and reads the fields either reads (undefined, everything, when either is) */
 export function mergePlans(a: ExpandPlan | undefined, b: ExpandPlan | undefined): ExpandPlan | undefined {
@@ -78,6 +86,9 @@ function mergeTwo(a: ExpandPlan, b: ExpandPlan): ExpandPlan {
   const fields = a[FIELDS] && b[FIELDS] ? [...new Set([...a[FIELDS], ...b[FIELDS]])] : undefined;
   if (fields) out[FIELDS] = fields;
   else delete out[FIELDS];
+  // a relation read in part only where both read it in part
+  if (a[FIRST] !== undefined && b[FIRST] !== undefined) out[FIRST] = Math.max(a[FIRST], b[FIRST]);
+  else delete out[FIRST];
   return out;
 }
 
@@ -87,6 +98,8 @@ export function coversPlan(used: ExpandPlan | undefined, wanted: ExpandPlan | un
   if (!wanted) return false;
   const fields = used[FIELDS];
   if (fields && (!wanted[FIELDS] || wanted[FIELDS].some((f) => !fields.includes(f)))) return false;
+  const first = used[FIRST];
+  if (first !== undefined && (wanted[FIRST] === undefined || wanted[FIRST] > first)) return false;
   return Object.entries(wanted).every(([key, sub]) => Object.hasOwn(used, key) && coversPlan(used[key], sub));
 }
 
@@ -107,9 +120,15 @@ export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows
     // a plan names the relations to walk; one it leaves out is not read at all (its key stays off the rows)
     if (plan && !Object.hasOwn(plan, link.key)) continue;
     onRead?.(link.relation);
-    // the relation's rows and their far ends in one read
-    const { links, ends: found } = await repo.readLinked(db, link, ids, linkFields?.(link), plan?.[link.key]?.[FIELDS]);
+    // the relation's rows and their far ends in one read (only the first of each row's, and how many there are,
+    // where the plan says so)
+    const first = plan?.[link.key]?.[FIRST];
+    const { links, ends: found } = await repo.readLinked(db, link, ids, linkFields?.(link), plan?.[link.key]?.[FIELDS], first === undefined ? undefined : { first });
     const rels = links as Row[];
+    if (first !== undefined) {
+      const counts = rels.length ? await repo.countLinked(db, link, ids) : new Map<string, number>();
+      for (const r of rows) r[countKey(link.key)] = counts.get(r.id) ?? 0;
+    }
     if (!rels.length) {
       for (const r of rows) r[link.key] = [];
       continue;

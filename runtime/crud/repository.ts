@@ -35,6 +35,12 @@ function now(): Date {
 }
 /** how many distinct counts (filter and caller combinations) are kept between two commits */
 const COUNTS_KEPT = 1000;
+
+/**
+ * Which of a relation's rows `readLinked` reads: the first `first` of each near row (in relation order), or, for one
+ * near row, `limit` rows from `offset`
+ */
+export type LinkWindow = { first: number } | { offset: number; limit: number };
 const isBlank = (v: unknown) => v === undefined || v === null || v === '';
 /** kinds a find-or-create may match on: plain values, never secrets or whole JSON documents */
 const MATCHABLE = new Set(['text', 'enum', 'integer', 'number', 'boolean', 'date', 'datetime', 'file', 'reference']);
@@ -256,14 +262,32 @@ export class Repository {
    * and `farOnly`), each once. Two reads in one for each relation a page's expansion walks (runtime/crud/expand.ts).
    * On SQLite the SQL text is built once per shape and the rows decoded per column, as in `readIn`.
    */
-  async readLinked(db: Drizzle, link: { relation: Entity; near: Field; far: Field; target: Entity }, values: unknown[], linkOnly?: readonly string[], farOnly?: readonly string[]): Promise<{ links: Row[]; ends: Row[] }> {
+  async readLinked(db: Drizzle, link: { relation: Entity; near: Field; far: Field; target: Entity }, values: unknown[], linkOnly?: readonly string[], farOnly?: readonly string[], window?: LinkWindow): Promise<{ links: Row[]; ends: Row[] }> {
     const columns = () => [linkOnly ? this.someColumns(link.relation, linkOnly) : this.publicColumns(link.relation), farOnly ? this.someColumns(link.target, farOnly) : this.publicColumns(link.target)] as const;
     const query = (d: Drizzle, [linkColumns, farColumns]: ReturnType<typeof columns>) => {
       const rel = this.table(link.relation);
       const far = this.table(link.target);
-      return d.select({ link: linkColumns, end: farColumns }).from(rel).leftJoin(far, eq(far.id, rel[link.far.name])).where(inArray(rel[link.near.name], values))
+      const near = inArray(rel[link.near.name], values);
+      // the first rows of each near row only: numbered in relation order per near row (a window both databases have)
+      const first = window && 'first' in window
+        ? inArray(rel.id, d.select({ id: sql`numbered.id` }).from(
+            d.select({ id: rel.id, n: sql`row_number() over (partition by ${rel[link.near.name]} order by ${rel.orderIndex}, ${rel.createdAt}, ${rel.id})`.as('n') }).from(rel).where(near).as('numbered'),
+          ).where(sql`numbered.n <= ${sql.raw(String(Math.floor(window.first)))}`))
+        : undefined;
+      const q = d.select({ link: linkColumns, end: farColumns }).from(rel).leftJoin(far, eq(far.id, rel[link.far.name])).where(first ? and(near, first) : near)
         .orderBy(asc(rel.orderIndex), asc(rel.createdAt), asc(rel.id));
+      return window && 'offset' in window ? q.limit(Math.floor(window.limit)).offset(Math.floor(window.offset)) : q;
     };
+    // a window's SQL names the values twice (or takes a limit and an offset): drizzle's own run, with its parameters
+    if (window) {
+      const links: Row[] = [];
+      const ends = new Map<unknown, Row>();
+      for (const { link: l, end } of (await query(db, columns())) as { link: Row; end: Row | null }[]) {
+        links.push(l);
+        if (end && !ends.has(end.id)) ends.set(end.id, end);
+      }
+      return { links, ends: [...ends.values()] };
+    }
     const links: Row[] = [];
     const ends = new Map<unknown, Row>();
     if (!this.database.readRaw || db !== this.database.db) {
@@ -290,6 +314,13 @@ export class Repository {
       if (id !== null && !ends.has(id)) ends.set(id, joined.end(v));
     }
     return { links, ends: [...ends.values()] };
+  }
+
+  /** how many rows of the relation each near row has (readLinked's `window` reads only some of them) */
+  async countLinked(db: Drizzle, link: { relation: Entity; near: Field }, values: unknown[]): Promise<Map<string, number>> {
+    const rel = this.table(link.relation);
+    const rows = await db.select({ near: rel[link.near.name], n: count() }).from(rel).where(inArray(rel[link.near.name], values)).groupBy(rel[link.near.name]);
+    return new Map(rows.map((r: { near: string; n: number | string }) => [r.near, Number(r.n)]));
   }
 
   /**

@@ -238,6 +238,14 @@ describe('storefront UX in Chromium, no payment provider', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="listitem"]')?.textContent ?? '')).toContain('Thing 24');
     await expect.poll(() => page.getByRole('button', { name: /^Show \d+ more/ }).count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'ux-show-more-1280.png') });
+    // drawn again (the cached copy dropped), the server reads 25 products and counts the rest: the same page, and it
+    // hydrates
+    expect((await server.system('GET', '/api/revalidation/revalidate?path=/ecommerce/categories/thirty')).status).toBe(200);
+    await page.reload({ waitUntil: 'networkidle' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(24);
+    await page.getByRole('button', { name: 'Show 6 more of 6' }).click();
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(30);
+    await expect.poll(() => list.getByRole('listitem').last().textContent()).toContain('Thing 29');
     // no hydration mismatch, no failed request
     expect(problems.slice(before)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { ROOT } from '../../engine/codegen.js';
 import { loadConfig } from '../../runtime/config.js';
 import { prepare } from '../../runtime/server.js';
 import { plugins } from '../../plugins/index.js';
-import { expand, linksOf, type Link } from '../../runtime/crud/expand.js';
+import { countKey, expand, FIELDS, FIRST, linksOf, type Link } from '../../runtime/crud/expand.js';
 import { DIALECTS, type TestDatabase } from '../helpers/databases.js';
 
 /**
@@ -95,5 +95,27 @@ for (const d of DIALECTS) describe(`readLinked: a relation's rows and their far 
     // the far row shared by two links is one row
     expect(two.widgetsToButtonsArrays[0].buttonsArray).toBe(one.widgetsToButtonsArrays[1].buttonsArray);
     expect(none.widgetsToButtonsArrays).toEqual([]);
+  });
+  it("a window: the first rows of each near row, or one near row's rows from an offset; countLinked counts them all", async () => {
+    const db = app.database.primary;
+    // widget one has c, a, b; widget two has a
+    let { links, ends } = await app.repo.readLinked(db, link, [ids.one, ids.two], undefined, ['title'], { first: 2 });
+    expect(links.map((l) => l.id)).toEqual([ids.oneC, ids.twoA, ids.oneA]);
+    expect(byId(ends).map((e) => e.id)).toEqual([ids.a, ids.c].sort());
+    expect(Object.keys(ends[0]).sort()).toEqual(['id', 'title']);
+    ({ links } = await app.repo.readLinked(db, link, [ids.one], undefined, undefined, { offset: 1, limit: 1 }));
+    expect(links.map((l) => l.id)).toEqual([ids.oneA]);
+    ({ links } = await app.repo.readLinked(db, link, [ids.one], undefined, undefined, { offset: 2, limit: 10 }));
+    expect(links.map((l) => l.id)).toEqual([ids.oneB]);
+    expect(await app.repo.countLinked(db, link, [ids.one, ids.two, ids.none])).toEqual(new Map([[ids.one, 3], [ids.two, 1]]));
+  });
+
+  it('expand with a plan that reads a relation in part: the first rows of each, and each row counts its own', async () => {
+    const widget = app.model.byId['website-builder/widget'];
+    const rows = [{ id: ids.one }, { id: ids.two }, { id: ids.none }] as { id: string; [k: string]: unknown }[];
+    await expand(app.repo, app.database.primary, widget, rows, 1, undefined, { widgetsToButtonsArrays: { [FIELDS]: ['title'], [FIRST]: 2 } });
+    expect((rows[0].widgetsToButtonsArrays as { buttonsArray: { id: string } }[]).map((l) => l.buttonsArray.id)).toEqual([ids.c, ids.a]);
+    expect(rows.map((r) => r[countKey('widgetsToButtonsArrays')])).toEqual([3, 1, 0]);
+    expect(rows[2].widgetsToButtonsArrays).toEqual([]);
   });
 });

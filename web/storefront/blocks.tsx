@@ -2,7 +2,7 @@ import { forwardRef, useEffect, useRef, useState, type ReactNode } from 'react';
 import * as arrowRight from 'lucide-react/icons/arrow-right';
 import { toast } from 'sonner';
 import { targets, useHref, usePage, useT, useTitleTag, type Expanded } from './context.js';
-import { LISTED, moreKey, ROWS_SHOWN, SHOWN_IN_PAGES, type Listed, type More } from './paging.js';
+import { countKey, LISTED, moreKey, ROWS_SHOWN, SHOWN_IN_PAGES, type Listed, type More } from './paging.js';
 import { RichTextView } from '../ui/rich-text-view.js';
 import { cn } from '../ui/cn.js';
 import { lucideIcon } from '../ui/icon.js';
@@ -109,6 +109,10 @@ export function useShowMore<T>(items: T[], step = CARDS_SHOWN) {
   // on the server, the relation's watched rows note that they are shown a page at a time
   (listed?.rows as { [SHOWN_IN_PAGES]?: () => void } | undefined)?.[SHOWN_IN_PAGES]?.();
   const paged = listed?.row[moreKey(listed.relation)] as More | undefined;
+  // how many rows the relation has: as the page data says (in the browser), or as the assembly counted them where it
+  // read only the first (on the server)
+  const counted = listed?.row[countKey(listed.relation)];
+  const rowsTotal = paged?.total ?? (typeof counted === 'number' ? counted : undefined);
   const [count, setCount] = useState(step);
   // rows fetched past those the page shipped: the relation's rows (for the next offset) and their far ends
   const [fetched, setFetched] = useState<{ rows: number; items: T[] }>({ rows: 0, items: [] });
@@ -125,7 +129,7 @@ export function useShowMore<T>(items: T[], step = CARDS_SHOWN) {
   const all = fetched.items.length ? [...items, ...fetched.items] : items;
   const shippedRows = listed ? listed.rows.length + fetched.rows : 0;
   // the relation's rows not yet here (a row whose far end is not public has no item, as in the first page)
-  const total = paged && listed ? all.length + Math.max(0, paged.total - shippedRows) : items.length;
+  const total = rowsTotal !== undefined && listed ? all.length + Math.max(0, rowsTotal - shippedRows) : items.length;
   const left = total - count;
   const next = async () => {
     const want = count + step;

@@ -30,3 +30,8 @@ export interface More {
   at: string;
 }
 export const moreKey = (relation: string) => `${relation}$more`;
+/**
+ * On a row as the server assembles it, where a relation was read in part (its first rows: runtime/crud/expand.ts
+ * FIRST): how many rows it has. The page data ships `moreKey` instead.
+ */
+export const countKey = (relation: string) => `${relation}$count`;

@@ -1,6 +1,6 @@
 import type { Entity } from '../../../engine/model.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
-import { expand, mergePlans, type ExpandPlan } from '../../../runtime/crud/expand.js';
+import { expand, FIELDS, linksOf, mergePlans, type ExpandPlan } from '../../../runtime/crud/expand.js';
 import type { Block, PageData } from '../../../web/storefront/page.js';
 import { pick, type Expanded } from '../../../web/storefront/context.js';
 import { richTextPlain } from '../../../web/ui/rich-text-view.js';
@@ -236,4 +236,41 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
     after: blocksOf(layoutWidgets.filter((w) => !isBefore(w))),
   };
   return { data, read, used };
+}
+
+/** how many levels of relations a page expands below a widget row and below a row its url names */
+const WIDGET_DEPTH = 4;
+const PARAM_DEPTH = 3;
+
+/**
+ * `limit` rows from `offset` of the relation `relation` of the row `rowId` placed at `at` (reads.ts: a root, then
+ * relation keys and far ends), expanded below as the page's plan there expands them and compact as the page's rows
+ * are, with how many rows the relation has: GET /api/host/pages/rows, past the first page a page ships. Undefined
+ * when `at` names no place in the model or the relation is none of that entity's.
+ */
+export async function relationRows(ctx: PluginContext, at: string, rowId: string, relation: string, offset: number, limit: number, language: string, planOf: PlanOf): Promise<{ rows: unknown[]; total: number } | undefined> {
+  const [root, ...steps] = at.split('.');
+  const param = root.startsWith('param:');
+  let entity: Entity | undefined = ctx.model.byId[param ? root.slice('param:'.length) : `${root.slice(0, root.indexOf(':'))}/widget`];
+  if (!entity || entity.access !== 'public' || (!param && !root.includes(':'))) return undefined;
+  let plan = planOf(entity, root);
+  let depth = param ? PARAM_DEPTH : WIDGET_DEPTH;
+  for (let i = 0; i < steps.length; i += 2) {
+    const link: ReturnType<typeof linksOf>[number] | undefined = linksOf(ctx.model, entity).find((l) => l.key === steps[i]);
+    if (!link || link.back || steps[i + 1] !== link.end) return undefined;
+    entity = link.target;
+    plan = plan?.[link.key];
+    depth--;
+  }
+  const link = linksOf(ctx.model, entity).find((l) => l.key === relation);
+  if (!link || depth <= 0) return undefined;
+  const db = ctx.database.primary;
+  const below = plan?.[link.key];
+  const { links, ends } = await ctx.repo.readLinked(db, link, [rowId], linkFields(link), below?.[FIELDS], { offset, limit });
+  const expanded = new Map((await expand(ctx.repo, db, link.target, ends as Row[], link.back ? 0 : depth - 1, undefined, below, linkFields)).map((t) => [t.id, t]));
+  const rows = (links as Row[]).filter((x) => expanded.has(x[link.far.name] as string)).map((x) => ({ ...x, [link.end]: expanded.get(x[link.far.name] as string) }));
+  const total = (await ctx.repo.countLinked(db, link, [rowId])).get(rowId) ?? 0;
+  // compact as the page's rows are: through the row that has them
+  const compacted = compactRow(ctx.model, entity, { id: rowId, [relation]: rows }, language, ctx.model.defaultLanguage);
+  return { rows: (compacted[relation] as unknown[] | undefined) ?? [], total };
 }

@@ -84,11 +84,11 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = '', 
 }
 
 /**
- * Rows past the first page of a relation the page shows a page at a time (reads.ts `rowsAt`), kept as the page's last
- * render keeps its first page: `data` must be the data that render was drawn from (renderDocument of it just now).
+ * Where the page's last render showed the relation `relation` of the row `rowId` (at `at`) a page at a time (reads.ts
+ * `placeOf`): `data` must be the data that render was drawn from (renderDocument of it just now).
  */
-export function pagedRows(data: PageData, at: string, rowId: string, relation: string, offset: number, limit: number) {
-  return lastReads.get(`${data.context.language}\u0000${data.context.url}`)?.reads.rowsAt(data, at, rowId, relation, offset, limit);
+export function pagedPlace(data: PageData, at: string, rowId: string, relation: string) {
+  return lastReads.get(`${data.context.language}\u0000${data.context.url}`)?.reads.placeOf(data, at, rowId, relation);
 }
 
 /** the last screen: when even the error page cannot be drawn (spec §8 global error screen) */

@@ -6,7 +6,7 @@ import { UUID_RE, UUID_RULE } from '../../../engine/fields/index.js';
 import { ROWS_SHOWN } from '../../../web/storefront/paging.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
 import { allUrls, decodedSegments, findBySegments, findByUrl, pageUrlProblem } from './pages.js';
-import { assemble, type PlanOf } from './assemble.js';
+import { assemble, relationRows, type PlanOf } from './assemble.js';
 import { LearnedReads } from './reads.js';
 import { coversPlan } from '../../../runtime/crud/expand.js';
 import type { PageAssets } from './document.js';
@@ -249,12 +249,14 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       const key = `${language}:/${segments.join('/')}\u0000rows\u0000${query.at}\u0000${query.row}\u0000${query.relation}\u0000${query.offset}\u0000${query.limit}`;
       const hit = caching ? cache.get(key) : undefined;
       if (hit) return hit;
+      // the page drawn as a request would, so that its reads say where it shows the relation a page at a time
       const drawn = await page(language, segments, '');
       if (!drawn) return undefined;
-      const { pagedRows } = await documents();
-      const found = pagedRows(drawn.data, query.at, query.row, query.relation, query.offset, query.limit);
+      const place = (await documents()).pagedPlace(drawn.data, query.at, query.row, query.relation);
+      if (!place) return undefined;
+      const found = await relationRows(ctx, query.at, query.row, query.relation, query.offset, query.limit, language, planOf);
       if (!found) return undefined;
-      const body = utf8(JSON.stringify({ data: found }));
+      const body = utf8(JSON.stringify({ data: { rows: place.keepRows(found.rows), total: found.total } }));
       if (caching) cache.set(key, body, drawn.read);
       return body;
     },

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { readTracker } from './reads.js';
 import { ROWS_SHOWN, SHOWN_IN_PAGES } from '../../../web/storefront/paging.js';
-import { FIELDS } from '../../../runtime/crud/expand.js';
+import { FIELDS, FIRST } from '../../../runtime/crud/expand.js';
 import type { PageData } from '../../../web/storefront/page.js';
 
 const page = (widget: Record<string, unknown>, params: Record<string, Record<string, unknown>> = {}): PageData => ({
@@ -121,6 +121,21 @@ describe('plans learned from reads', async () => {
     expect(mergePlans({ [FIELDS]: ['t'] }, {})?.[FIELDS]).toBeUndefined();
   });
 
+  it('a relation shown a page at a time reads its first page and one row more, until a render reads past it', () => {
+    const learned = new LearnedReads();
+    learned.add(['blog:list.widgetsToArticles', 'blog:list.widgetsToArticles.article.title.en', 'blog:list.widgetsToArticles.$first']);
+    const paged = learned.plan(model, widget, 'blog:list')!;
+    expect(paged.widgetsToArticles).toEqual({ [FIELDS]: ['title'], [FIRST]: ROWS_SHOWN + 1 });
+    // merged with a variant that reads them all, every row is read
+    expect(mergePlans(paged, { widgetsToArticles: { [FIELDS]: ['title'] } })?.widgetsToArticles?.[FIRST]).toBeUndefined();
+    // a render that read past the first page: every row, and the plan it was drawn with is a miss
+    learned.add(['blog:list.widgetsToArticles.$all']);
+    const all = learned.plan(model, widget, 'blog:list')!;
+    expect(all.widgetsToArticles).toEqual({ [FIELDS]: ['title'] });
+    expect(coversPlan(paged, all)).toBe(false);
+    expect(coversPlan(all, paged)).toBe(true);
+  });
+
   it('only the fields read are selected: a field read for the first time is in the next plan', () => {
     const learned = new LearnedReads();
     learned.add(['blog:list.widgetsToArticles', 'blog:list.widgetsToArticles.article', 'blog:list.widgetsToArticles.article.title', 'blog:list.widgetsToArticles.article.title.en']);
@@ -145,7 +160,7 @@ describe('a long relation shown a page at a time', () => {
     for (const p of items.slice(0, ROWS_SHOWN)) void p.title.en;
   };
 
-  it('ships its first 24 rows and how many it has; rowsAt answers the rest, kept the same way', () => {
+  it('ships its first 24 rows and how many it has; placeOf keeps the rest the same way', () => {
     const data = page(long());
     const reads = readTracker();
     showFirst(reads.watched(data).content[0].widget as Record<string, any>);
@@ -153,14 +168,26 @@ describe('a long relation shown a page at a time', () => {
     expect(kept.widgetsToProducts).toHaveLength(24);
     expect(kept.widgetsToProducts[23]).toEqual({ id: 'l23', product: { id: 'p23', title: { en: 'P23' } } });
     expect(kept['widgetsToProducts$more']).toEqual({ total: 30, at: 'blog:cards' });
-    expect(reads.rowsAt(data, 'blog:cards', 'w1', 'widgetsToProducts', 24, 24)).toEqual({
-      total: 30,
-      rows: Array.from({ length: 6 }, (_, i) => ({ id: `l${24 + i}`, product: { id: `p${24 + i}`, title: { en: `P${24 + i}` } } })),
-    });
+    const place = reads.placeOf(data, 'blog:cards', 'w1', 'widgetsToProducts')!;
+    expect(place.keepRows([{ id: 'l40', variant: 'x', product: { id: 'p40', title: { en: 'P40' }, slug: 'p-40' } }])).toEqual([{ id: 'l40', product: { id: 'p40', title: { en: 'P40' } } }]);
     // only a relation shown a page at a time, of the row named, at the place named
-    expect(reads.rowsAt(data, 'blog:cards', 'w2', 'widgetsToProducts', 24, 24)).toBeUndefined();
-    expect(reads.rowsAt(data, 'blog:other', 'w1', 'widgetsToProducts', 24, 24)).toBeUndefined();
-    expect(reads.rowsAt(data, 'blog:cards', 'w1', 'widgetsToSlides', 0, 24)).toBeUndefined();
+    expect(reads.placeOf(data, 'blog:cards', 'w2', 'widgetsToProducts')).toBeUndefined();
+    expect(reads.placeOf(data, 'blog:other', 'w1', 'widgetsToProducts')).toBeUndefined();
+    expect(reads.placeOf(data, 'blog:cards', 'w1', 'widgetsToSlides')).toBeUndefined();
+    // the paths say so, for the next assembly's plan
+    expect(reads.paths.has('blog:cards.widgetsToProducts.$first')).toBe(true);
+    expect(reads.paths.has('blog:cards.widgetsToProducts.$all')).toBe(false);
+  });
+
+  it('the assembly read the first 25 and counted them all: the count is the total', () => {
+    const widget = { ...long(), widgetsToProducts: long().widgetsToProducts.slice(0, 25), widgetsToProducts$count: 5000 };
+    const data = page(widget);
+    const reads = readTracker();
+    showFirst(reads.watched(data).content[0].widget as Record<string, any>);
+    const kept = reads.kept(data).content[0].widget as Record<string, any>;
+    expect(kept.widgetsToProducts).toHaveLength(24);
+    expect(kept['widgetsToProducts$more']).toEqual({ total: 5000, at: 'blog:cards' });
+    expect(kept).not.toHaveProperty('widgetsToProducts$count');
   });
 
   it('a render that reads a row past the first page (another part of the widget draws them all) ships every row', () => {
@@ -172,6 +199,7 @@ describe('a long relation shown a page at a time', () => {
     const kept = reads.kept(data).content[0].widget as Record<string, any>;
     expect(kept.widgetsToProducts).toHaveLength(30);
     expect(kept).not.toHaveProperty('widgetsToProducts$more');
+    expect(reads.paths.has('blog:cards.widgetsToProducts.$all')).toBe(true);
   });
 
   it('a relation no render shows a page at a time ships whole', () => {

@@ -1,8 +1,8 @@
 import type { Block, PageData, ShippedPage } from '../../../web/storefront/page.js';
 import type { Expanded } from '../../../web/storefront/context.js';
-import { moreKey, ROWS_SHOWN, SHOWN_IN_PAGES, type More } from '../../../web/storefront/paging.js';
+import { countKey, moreKey, ROWS_SHOWN, SHOWN_IN_PAGES, type More } from '../../../web/storefront/paging.js';
 import type { Entity, Model } from '../../../engine/model.js';
-import { FIELDS, linksOf, type ExpandPlan } from '../../../runtime/crud/expand.js';
+import { FIELDS, FIRST, linksOf, type ExpandPlan } from '../../../runtime/crud/expand.js';
 
 type Obj = Record<string | symbol, unknown>;
 
@@ -41,8 +41,17 @@ interface ReadNode {
   /** a render read a value of a row past the first ROWS_SHOWN of this relation: every row is shipped */
   readPast?: boolean;
 }
-/** a relation's rows the page data ships only the first page of */
-const pagedOut = (node: ReadNode | undefined, value: unknown): value is unknown[] => !!node?.paged && !node.readPast && Array.isArray(value) && value.length > ROWS_SHOWN;
+/** how many rows the relation `key` of `row` has: its count where the assembly read only its first (expand's FIRST) */
+const rowsIn = (row: Record<string, unknown>, key: string) => {
+  const counted = row[countKey(key)];
+  return typeof counted === 'number' ? counted : Array.isArray(row[key]) ? (row[key] as unknown[]).length : 0;
+};
+/** a relation the page data ships only the first page of */
+const pagedOut = (node: ReadNode | undefined, total: number) => !!node?.paged && !node.readPast && total > ROWS_SHOWN;
+/** where a relation's rows were shown a page at a time, and where a render read past the first page of them */
+const FIRST_PAGE = '$first';
+const COUNTED = countKey('');
+const ALL_ROWS = '$all';
 const NOTHING_READ: ReadNode = { path: '', all: false, children: new Map() };
 /** the plan below a relation's end where nothing of its rows was read: their ids, no relation */
 const NOTHING_BELOW: ExpandPlan = Object.freeze({ [FIELDS]: Object.freeze([]) as readonly string[] });
@@ -84,12 +93,19 @@ export function readTracker() {
     // the array's own; a proxy over it trapped every index and method a render's map or filter went through)
     if (Array.isArray(value)) {
       const rows = value.map((v, i) => watch(v, node, past ?? (i >= ROWS_SHOWN ? node : undefined)));
-      Object.defineProperty(rows, SHOWN_IN_PAGES, { value: () => void (node.paged = true) });
+      Object.defineProperty(rows, SHOWN_IN_PAGES, {
+        value: () => {
+          node.paged = true;
+          read.add(`${node.path}.${FIRST_PAGE}`);
+        },
+      });
       if (!past) byNode.set(node, rows);
       return rows as T;
     }
     const readPast = () => {
-      if (past) past.readPast = true;
+      if (!past || past.readPast) return;
+      past.readPast = true;
+      read.add(`${past.path}.${ALL_ROWS}`);
     };
     // what each property gave the render, watched: page data is not changed while it renders, so a second read of
     // a property is one lookup (a render reads the same fields many times: a title per language check, a url per link)
@@ -124,16 +140,19 @@ export function readTracker() {
   }
 
   function keep(value: unknown, node: ReadNode): unknown {
-    if (Array.isArray(value)) return (pagedOut(node, value) ? value.slice(0, ROWS_SHOWN) : value).map((v) => keep(v, node));
+    if (Array.isArray(value)) return (pagedOut(node, value.length) ? value.slice(0, ROWS_SHOWN) : value).map((v) => keep(v, node));
     if (!value || typeof value !== 'object' || node.all) return value;
     const out: Record<string, unknown> = {};
     const row = value as Record<string, unknown>;
     for (const k of Object.keys(row)) {
       const child = node.children.get(k);
+      // a relation's count (a render reads it where the assembly read the relation in part) ships as moreKey's total
+      if (child && k.endsWith(COUNTED)) continue;
       if (child) {
-        out[k] = keep(row[k], child);
         // a relation shown a page at a time ships its first page, and how many rows it has
-        if (pagedOut(child, row[k])) out[moreKey(k)] = { total: (row[k] as unknown[]).length, at: node.path } satisfies More;
+        const total = Array.isArray(row[k]) ? rowsIn(row, k) : 0;
+        out[k] = Array.isArray(row[k]) && pagedOut(child, total) ? (row[k] as unknown[]).slice(0, ROWS_SHOWN).map((v) => keep(v, child)) : keep(row[k], child);
+        if (pagedOut(child, total)) out[moreKey(k)] = { total, at: node.path } satisfies More;
       } else if (ALWAYS.has(k)) out[k] = keep(row[k], NOTHING_READ);
     }
     return out;
@@ -164,12 +183,12 @@ export function readTracker() {
       };
     },
     /**
-     * Rows `offset` to `offset + limit` of the relation `relation` of the row `rowId` placed at `at` (a More's), kept as
-     * the page keeps its first page (GET /api/host/pages/rows): only a relation the render showed a page at a time;
-     * undefined when there is none such.
+     * The place of a relation the render showed a page at a time: the relation `relation` of the row `rowId` placed
+     * at `at` (a More's), found in `data`; undefined when there is none such. `keepRows` keeps rows read for it
+     * (GET /api/host/pages/rows) as the page keeps its first page.
      */
-    rowsAt(data: PageData, at: string, rowId: string, relation: string, offset: number, limit: number): { rows: unknown[]; total: number } | undefined {
-      const visit = (value: unknown, node: ReadNode): { rows: unknown[]; total: number } | undefined => {
+    placeOf(data: PageData, at: string, rowId: string, relation: string): { keepRows(rows: unknown[]): unknown[] } | undefined {
+      const visit = (value: unknown, node: ReadNode): ReadNode | undefined => {
         if (!value || typeof value !== 'object') return undefined;
         if (Array.isArray(value)) {
           for (const v of value) {
@@ -181,9 +200,7 @@ export function readTracker() {
         const row = value as Record<string, unknown>;
         if (node.path === at) {
           const child = node.children.get(relation);
-          const list = row[relation];
-          if (row.id !== rowId || !child?.paged || !Array.isArray(list)) return undefined;
-          return { rows: list.slice(offset, offset + limit).map((v) => keep(v, child)), total: list.length };
+          return row.id === rowId && child?.paged && !child.readPast && Array.isArray(row[relation]) ? child : undefined;
         }
         if (node.all) return undefined;
         for (const [k, child] of node.children) {
@@ -196,7 +213,7 @@ export function readTracker() {
       for (const [row, node] of starts(data)) {
         if (at !== node.path && !at.startsWith(`${node.path}.`)) continue;
         const found = visit(row, node);
-        if (found) return found;
+        if (found) return { keepRows: (rows) => rows.map((v) => keep(v, found)) };
       }
       return undefined;
     },
@@ -273,7 +290,10 @@ export class LearnedReads {
     for (const link of linksOf(model, entity)) {
       const rel = `${path}.${link.key}`;
       if (!this.paths.has(rel)) continue;
-      plan[link.key] = this.endPlan(model, link.target, `${rel}.${link.end}`);
+      const below = this.endPlan(model, link.target, `${rel}.${link.end}`);
+      // a relation renders showed a page at a time, and never read past its first page: its first page and one
+      // row more (a render that reads that one is drawn again with every row), and how many it has
+      plan[link.key] = below && this.paths.has(`${rel}.${FIRST_PAGE}`) && !this.paths.has(`${rel}.${ALL_ROWS}`) ? { ...below, [FIRST]: ROWS_SHOWN + 1 } : below;
     }
     // the fields read of these rows: only those are selected (and id); one read later makes the render a miss
     plan[FIELDS] = entity.fields.filter((f) => this.paths.has(`${path}.${f.name}`) || this.under.has(`${path}.${f.name}`)).map((f) => f.name);
