@@ -269,14 +269,16 @@ export class Repository {
       const far = this.table(link.target);
       const near = inArray(rel[link.near.name], values);
       // the first rows of each near row only: numbered in relation order per near row (a window both databases have)
-      const first = window && 'first' in window
+      // (for one near row, a plain limit: the index on the near row's column walks them in order)
+      const first = window && 'first' in window && values.length > 1
         ? inArray(rel.id, d.select({ id: sql`numbered.id` }).from(
             d.select({ id: rel.id, n: sql`row_number() over (partition by ${rel[link.near.name]} order by ${rel.orderIndex}, ${rel.createdAt}, ${rel.id})`.as('n') }).from(rel).where(near).as('numbered'),
           ).where(sql`numbered.n <= ${sql.raw(String(Math.floor(window.first)))}`))
         : undefined;
       const q = d.select({ link: linkColumns, end: farColumns }).from(rel).leftJoin(far, eq(far.id, rel[link.far.name])).where(first ? and(near, first) : near)
         .orderBy(asc(rel.orderIndex), asc(rel.createdAt), asc(rel.id));
-      return window && 'offset' in window ? q.limit(Math.floor(window.limit)).offset(Math.floor(window.offset)) : q;
+      if (window && 'offset' in window) return q.limit(Math.floor(window.limit)).offset(Math.floor(window.offset));
+      return window && 'first' in window && values.length <= 1 ? q.limit(Math.floor(window.first)) : q;
     };
     // a window's SQL names the values twice (or takes a limit and an offset): drizzle's own run, with its parameters
     if (window) {
