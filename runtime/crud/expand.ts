@@ -121,14 +121,14 @@ export async function expand(repo: Repository, db: Drizzle, entity: Entity, rows
     if (plan && !Object.hasOwn(plan, link.key)) continue;
     onRead?.(link.relation);
     // the relation's rows and their far ends in one read (only the first of each row's, and how many there are,
-    // where the plan says so)
+    // where the plan says so: counted first, so that the read is cut only where a row has more; a short relation is
+    // read the usual way, whose statement is kept)
     const first = plan?.[link.key]?.[FIRST];
-    const { links, ends: found } = await repo.readLinked(db, link, ids, linkFields?.(link), plan?.[link.key]?.[FIELDS], first === undefined ? undefined : { first });
+    const counts = first === undefined ? undefined : await repo.countLinked(db, link, ids);
+    const cut = counts && [...counts.values()].some((n) => n > first!);
+    const { links, ends: found } = await repo.readLinked(db, link, ids, linkFields?.(link), plan?.[link.key]?.[FIELDS], cut ? { first: first! } : undefined);
     const rels = links as Row[];
-    if (first !== undefined) {
-      const counts = rels.length ? await repo.countLinked(db, link, ids) : new Map<string, number>();
-      for (const r of rows) r[countKey(link.key)] = counts.get(r.id) ?? 0;
-    }
+    if (counts) for (const r of rows) r[countKey(link.key)] = counts.get(r.id) ?? 0;
     if (!rels.length) {
       for (const r of rows) r[link.key] = [];
       continue;

@@ -98,6 +98,7 @@ export class Repository {
   private byIdText = new Map<string, string>();
   private inTexts = new Map<string, string>();
   /** SQLite: readLinked's SQL text and row makers, by shape */
+  private countTexts = new Map<string, string>();
   private joined = new Map<string, { text: string; link: (values: unknown[]) => Row; end: (values: unknown[]) => Row; endId: number }>();
   private someColumnsCache = new Map<string, Record<string, Drizzle>>();
   private shapes = new Map<string, (values: unknown[]) => Row>();
@@ -321,8 +322,16 @@ export class Repository {
   /** how many rows of the relation each near row has (readLinked's `window` reads only some of them) */
   async countLinked(db: Drizzle, link: { relation: Entity; near: Field }, values: unknown[]): Promise<Map<string, number>> {
     const rel = this.table(link.relation);
-    const rows = await db.select({ near: rel[link.near.name], n: count() }).from(rel).where(inArray(rel[link.near.name], values)).groupBy(rel[link.near.name]);
-    return new Map(rows.map((r: { near: string; n: number | string }) => [r.near, Number(r.n)]));
+    const query = () => db.select({ near: rel[link.near.name], n: count() }).from(rel).where(inArray(rel[link.near.name], values)).groupBy(rel[link.near.name]);
+    if (!this.database.readRaw || db !== this.database.db) return new Map((await query()).map((r: { near: string; n: number | string }) => [r.near, Number(r.n)]));
+    // SQLite: the statement's text made once per shape, as readLinked's
+    const key = `count ${link.relation.id} ${link.near.name} ${values.length}`;
+    let text = this.countTexts.get(key);
+    if (!text) {
+      if (this.countTexts.size >= COUNTS_KEPT) this.countTexts.clear();
+      this.countTexts.set(key, (text = query().toSQL().sql as string));
+    }
+    return new Map(this.database.readRaw(text, values).map((r) => [r[0] as string, Number(r[1])]));
   }
 
   /**
