@@ -10,7 +10,8 @@ import { readMigrations } from '../runtime/db/migrator.js';
 /**
  * npm run migrate                 applies the pending migrations to DATABASE_URL (start does this too)
  * npm run migrate -- --status     lists the applied and the pending migrations
- * npm run migrate -- --dry-run    prints the SQL the pending migrations would run, and runs nothing
+ * npm run migrate -- --dry-run    prints the SQL the pending migrations would run and runs their guards on the stored
+ *                                 rows in a transaction it rolls back: what the real run would refuse (exit 1), applying nothing
  */
 const args = process.argv.slice(2);
 // anything else is refused before the database is opened: a mistyped --dryrun must not apply what it meant to preview
@@ -48,12 +49,17 @@ try {
       for (const m of status.pending) console.log(`  pending  ${m.tag}`);
       console.log(`${status.applied.length} applied, ${status.pending.length} pending`);
     } else if (args.includes('--dry-run')) {
-      const { pending } = await database.migrate(migrationsDir, { dryRun: true });
+      const { pending, refusal } = await database.migrate(migrationsDir, { dryRun: true });
       if (!pending.length) console.log(`${where}: nothing to apply`);
       for (const m of pending) {
         console.log(`-- ${relative(process.cwd(), m.file)} (not applied: dry run)`);
         console.log(m.statements.map((s) => s.trim()).join('\n\n') + '\n');
       }
+      // the guards ran on the rows as they are, in a transaction rolled back: what the real run would say
+      if (refusal) {
+        console.error(`Dry run: npm run migrate would stop here (nothing was applied by this dry run).\n${refusal.message}`);
+        code = 1;
+      } else if (pending.length) console.log(`${where}: the guards of ${pending.length} pending migration(s) pass on the stored rows (nothing was applied)`);
     } else {
       const { applied } = await database.migrate(migrationsDir, { onApplied: (m) => console.log(`applied ${m.tag}`) });
       console.log(applied.length ? `${where}: applied ${applied.length} migration(s)` : `${where}: up to date, nothing to apply`);

@@ -1,5 +1,5 @@
 import type { Dialect } from '../../engine/fields/index.js';
-import type { MigrationFile, MigrationStatus } from './migrator.js';
+import type { MigrationError, MigrationFile, MigrationStatus } from './migrator.js';
 
 export interface MigrateOptions {
   dryRun?: boolean;
@@ -12,6 +12,11 @@ export interface MigrateResult {
   applied: MigrationFile[];
   /** with dryRun: the migrations that would be applied */
   pending: MigrationFile[];
+  /**
+   * with dryRun: the refusal (or failure) the real run would meet, found by running the guards in a transaction
+   * that is always rolled back (migrator.ts rehearsedUpTo); undefined when the guards pass
+   */
+  refusal?: MigrationError;
 }
 
 /** Any drizzle database or transaction; the generic layer only uses the query builder common to both dialects. */
@@ -65,7 +70,8 @@ export interface Database {
   /**
    * applies the migrations under migrationsDir/<dialect> that have not run yet, each in a transaction of its own;
    * a refused or failed one throws a MigrationError (file, statement, the database's error) and leaves the database
-   * as it was before it. With `dryRun`, applies nothing and answers what is pending.
+   * as it was before it. With `dryRun`, applies nothing and answers what is pending and the refusal its guards would
+   * give (run in a transaction that is rolled back).
    */
   migrate(migrationsDir: string, opts?: MigrateOptions): Promise<MigrateResult>;
   /** which migrations under migrationsDir/<dialect> this database has applied, and which are pending */

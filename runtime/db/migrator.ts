@@ -86,6 +86,18 @@ export function guardOf(statement: string): string | undefined {
   return /^-- guard: (.*)$/m.exec(statement)?.[1];
 }
 
+/**
+ * A dry run rehearses the pending migrations in one transaction that it always rolls back, so that every guard
+ * reads the rows as the real run would find them: a migration before the last pending one runs whole (a later
+ * one's guards read what it changed); the last runs only up to its last guard (the renames before its guards,
+ * and the guards). How far the i-th of `pending` runs:
+ */
+export function rehearsedUpTo(pending: MigrationFile[], i: number): number {
+  const m = pending[i];
+  if (i < pending.length - 1) return m.statements.length;
+  return m.statements.findLastIndex((s) => guardOf(s) !== undefined) + 1;
+}
+
 /** the row a guard's SELECT answers: how many rows fail, an example value, the example's row id */
 export interface GuardRow {
   failing: number | string | null;

@@ -4,7 +4,7 @@ import { PgTimestamp } from 'drizzle-orm/pg-core';
 import { join } from 'node:path';
 import { readsFromPrimary } from './read-routing.js';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
-import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type MigrationFile } from './migrator.js';
+import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, rehearsedUpTo, statusOf, type AppliedRow, type MigrationFile } from './migrator.js';
 
 const TABLE = '"drizzle"."__drizzle_migrations"';
 
@@ -15,13 +15,15 @@ export async function appliedPg(client: pg.ClientBase): Promise<AppliedRow[]> {
   return (await client.query(`SELECT hash, created_at FROM ${TABLE}`)).rows.map((r: { hash: string; created_at: string }) => ({ hash: r.hash, createdAt: Number(r.created_at) }));
 }
 
-/** one migration in one transaction: its guards may refuse it; a failure rolls all of it back */
-async function applyPg(client: pg.ClientBase, m: MigrationFile) {
+/**
+ * Runs a migration's statements (its guards recorded, refusing it when one found rows), up to `upTo` (exclusive),
+ * inside the caller's transaction
+ */
+async function runPg(client: pg.ClientBase, m: MigrationFile, upTo = m.statements.length) {
   let at = 0;
-  await client.query('BEGIN');
   try {
     const guards = new GuardRun(m.file, 'pg');
-    for (const [i, stmt] of m.statements.entries()) {
+    for (const [i, stmt] of m.statements.slice(0, upTo).entries()) {
       at = i;
       const guard = guardOf(stmt);
       if (!guard) guards.check(m.statements);
@@ -29,13 +31,37 @@ async function applyPg(client: pg.ClientBase, m: MigrationFile) {
       if (guard) guards.record(i, stmt, result.rows);
     }
     guards.check(m.statements);
+  } catch (e) {
+    if (e instanceof MigrationError) throw e;
+    throw new MigrationError(m.file, at, m.statements[at] ?? '', databaseError('pg', e), false);
+  }
+}
+
+/** one migration in one transaction: its guards may refuse it; a failure rolls all of it back */
+async function applyPg(client: pg.ClientBase, m: MigrationFile) {
+  await client.query('BEGIN');
+  try {
+    await runPg(client, m);
     await client.query(`INSERT INTO ${TABLE} ("hash", "created_at") VALUES ($1, $2)`, [m.hash, m.when]);
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
-    if (e instanceof MigrationError) throw e;
-    throw new MigrationError(m.file, at, m.statements[at] ?? '', databaseError('pg', e), false);
+    throw e instanceof MigrationError ? e : new MigrationError(m.file, m.statements.length - 1, m.statements.at(-1) ?? '', databaseError('pg', e), false);
   }
+}
+
+/** a dry run (migrator.ts rehearsedUpTo): the refusal or failure the pending migrations would meet, in a transaction always rolled back */
+async function rehearsePg(client: pg.ClientBase, pending: MigrationFile[]): Promise<MigrationError | undefined> {
+  await client.query('BEGIN');
+  try {
+    for (const [i, m] of pending.entries()) await runPg(client, m, rehearsedUpTo(pending, i));
+  } catch (e) {
+    if (e instanceof MigrationError) return e;
+    throw e;
+  } finally {
+    await client.query('ROLLBACK');
+  }
+  return undefined;
 }
 
 /**
@@ -157,7 +183,8 @@ export function openPg(url: string, tables: Record<string, Drizzle>, readUrl?: s
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
         // read under the lock: another instance may just have applied them
         const pending = pendingOf(files, await appliedPg(client));
-        if (opts.dryRun || !pending.length) return { applied: [], pending };
+        if (!pending.length) return { applied: [], pending };
+        if (opts.dryRun) return { applied: [], pending, refusal: await rehearsePg(client, pending) };
         await client.query('CREATE SCHEMA IF NOT EXISTS "drizzle"');
         await client.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)`);
         const applied: MigrationFile[] = [];

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
-import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, statusOf, type AppliedRow, type MigrationFile } from './migrator.js';
+import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, rehearsedUpTo, statusOf, type AppliedRow, type MigrationFile } from './migrator.js';
 import { keptBy } from '../kept.js';
 
 const TABLE = '"__drizzle_migrations"';
@@ -190,8 +190,18 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
     async migrate(migrationsDir: string, opts: MigrateOptions = {}) {
       const files = readMigrations(join(migrationsDir, 'sqlite'));
       const pending = pendingOf(files, appliedSqlite(writer));
-      if (opts.dryRun || !pending.length) return { applied: [], pending };
+      if (!pending.length) return { applied: [], pending };
       await queue;
+      if (opts.dryRun) {
+        writer.pragma('foreign_keys = OFF');
+        writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        try {
+          return { applied: [], pending, refusal: rehearseSqlite(writer, pending) };
+        } finally {
+          writer.pragma(`busy_timeout = ${WRITER_BUSY_MS}`);
+          writer.pragma('foreign_keys = ON');
+        }
+      }
       writer.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
       const applied: MigrationFile[] = [];
       // table rebuilds drop and recreate tables: with foreign keys on, that would cascade-delete child rows
@@ -233,13 +243,15 @@ export function openSqlite(url: string, tables: Record<string, Drizzle>): Databa
   return database;
 }
 
-/** one migration in one transaction: its guards may refuse it; a failure rolls all of it back */
-function applySqlite(writer: BetterSqlite3.Database, m: MigrationFile) {
+/**
+ * Runs a migration's statements (its guards recorded, refusing it when one found rows), up to `upTo` (exclusive),
+ * then checks the foreign keys; inside the caller's transaction
+ */
+function runSqlite(writer: BetterSqlite3.Database, m: MigrationFile, upTo = m.statements.length) {
   let at = 0;
-  writer.exec('BEGIN IMMEDIATE');
   try {
     const guards = new GuardRun(m.file, 'sqlite');
-    for (const [i, stmt] of m.statements.entries()) {
+    for (const [i, stmt] of m.statements.slice(0, upTo).entries()) {
       at = i;
       if (guardOf(stmt)) {
         guards.record(i, stmt, writer.prepare(stmt).all());
@@ -254,11 +266,35 @@ function applySqlite(writer: BetterSqlite3.Database, m: MigrationFile) {
       const first = broken[0];
       throw new MigrationError(m.file, at, '', `it would leave ${broken.length} row(s) pointing at rows that do not exist (e.g. a row of ${first.table} pointing into ${first.parent})`, true);
     }
+  } catch (e) {
+    if (e instanceof MigrationError) throw e;
+    throw new MigrationError(m.file, at, m.statements[at] ?? '', databaseError('sqlite', e), false);
+  }
+}
+
+/** one migration in one transaction: its guards may refuse it; a failure rolls all of it back */
+function applySqlite(writer: BetterSqlite3.Database, m: MigrationFile) {
+  writer.exec('BEGIN IMMEDIATE');
+  try {
+    runSqlite(writer, m);
     writer.prepare(`INSERT INTO ${TABLE} ("hash", "created_at") VALUES (?, ?)`).run(m.hash, m.when);
     writer.exec('COMMIT');
   } catch (e) {
     if (writer.inTransaction) writer.exec('ROLLBACK');
-    if (e instanceof MigrationError) throw e;
-    throw new MigrationError(m.file, at, m.statements[at] ?? '', databaseError('sqlite', e), false);
+    throw e instanceof MigrationError ? e : new MigrationError(m.file, m.statements.length - 1, m.statements.at(-1) ?? '', databaseError('sqlite', e), false);
   }
+}
+
+/** a dry run (migrator.ts rehearse): the refusal or failure the pending migrations would meet, in a transaction always rolled back */
+function rehearseSqlite(writer: BetterSqlite3.Database, pending: MigrationFile[]): MigrationError | undefined {
+  writer.exec('BEGIN IMMEDIATE');
+  try {
+    for (const [i, m] of pending.entries()) runSqlite(writer, m, rehearsedUpTo(pending, i));
+  } catch (e) {
+    if (e instanceof MigrationError) return e;
+    throw e;
+  } finally {
+    if (writer.inTransaction) writer.exec('ROLLBACK');
+  }
+  return undefined;
 }

@@ -138,6 +138,54 @@ for (const d of DIALECTS) {
   });
 }
 
+for (const d of DIALECTS) {
+  describe(`npm run migrate -- --dry-run runs the guards on ${d.name}`, { timeout: 300_000 }, () => {
+    const p = scratchProject();
+    let db: TestDatabase;
+    afterAll(async () => {
+      await db?.drop();
+      p.remove();
+    });
+    const env = () => ({ DATABASE_URL: db.url, MIGRATIONS_DIR: p.migrationsDir, GENERATED_DIR: p.outDir });
+    const gen = () => codegen({ schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir });
+
+    it('says what the real run would refuse, with its message, and writes nothing; also for a guard that reads what an earlier pending migration adds', async () => {
+      db = await d.make();
+      p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' } }));
+      await gen();
+      expect(run('migrate.ts', [], env()).code).toBe(0);
+      const now = d.name === 'pg' ? 'now()' : '1';
+      await execute(db, `INSERT INTO gizmo_gadgets (id, created_at, updated_at, variant, size) VALUES ('00000000-0000-4000-8000-000000000001', ${now}, ${now}, 'default', 1), ('00000000-0000-4000-8000-000000000002', ${now}, ${now}, 'default', 2)`);
+      // 0001 adds code with one default for every row; 0002 makes it unique: its guard reads a column 0001 adds
+      p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, code: { kind: 'text', default: 'x' } }));
+      await gen();
+      p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, code: { kind: 'text', default: 'x', unique: true } }));
+      expect((await gen()).migration!.tag).toBe('0002_gizmo_gadget_change_code');
+      const dry = run('migrate.ts', ['--dry-run'], env());
+      expect(dry.code).toBe(1);
+      expect(dry.out).toContain('0002_gizmo_gadget_change_code.sql (not applied: dry run)');
+      const message = "0002_gizmo_gadget_change_code.sql refused: gizmo/gadget.code is to be unique, but 1 value(s) occur more than once: 'x' (2 rows)";
+      expect(dry.err).toContain('Dry run: npm run migrate would stop here');
+      expect(dry.err).toContain(message);
+      expect(dry.err).not.toMatch(/\n\s+at /);
+      // nothing was written: both still pending, no column added
+      expect(run('migrate.ts', ['--status'], env()).out).toContain('  pending  0001_gizmo_gadget_add_code\n  pending  0002_gizmo_gadget_change_code\n1 applied, 2 pending');
+      expect(Object.keys((await execute(db, 'SELECT * FROM gizmo_gadgets'))[0]).sort()).toEqual(['class_name', 'created_at', 'id', 'size', 'updated_at', 'variant']);
+      // the rows fixed: the dry run passes, and still applies nothing
+      await execute(db, "DELETE FROM gizmo_gadgets WHERE id = '00000000-0000-4000-8000-000000000002'");
+      const passing = run('migrate.ts', ['--dry-run'], env());
+      expect(passing.code).toBe(0);
+      expect(passing.out).toContain('the guards of 2 pending migration(s) pass on the stored rows (nothing was applied)');
+      expect(run('migrate.ts', ['--status'], env()).out).toContain('1 applied, 2 pending');
+      // broken again: the real run refuses with the message the dry run gave (after applying 0001 in its own transaction)
+      await execute(db, `INSERT INTO gizmo_gadgets (id, created_at, updated_at, variant, size) VALUES ('00000000-0000-4000-8000-000000000002', ${now}, ${now}, 'default', 2)`);
+      const real = run('migrate.ts', [], env());
+      expect(real.code).toBe(1);
+      expect(real.err).toContain(message);
+    });
+  });
+}
+
 describe('npm run codegen in production', { timeout: 300_000 }, () => {
   it('writes no migration, and passes when the committed migrations reach the manifests', () => {
     const before = execFileSync('git', ['status', '--porcelain', '--', 'migrations'], { cwd: ROOT }).toString();
