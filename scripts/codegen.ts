@@ -23,7 +23,8 @@ function committed(file: string): boolean {
   }
 }
 
-async function unapplied(last: LastMigration): Promise<boolean> {
+/** whether the last migration may be replaced: not committed, and not applied on the development database (DATABASE_URL) */
+export async function unapplied(last: LastMigration): Promise<boolean> {
   if (last.files.some(committed)) return false;
   const { appliedMigrations } = await import('../runtime/db/index.js');
   const url = process.env.DATABASE_URL || 'file:./data/app.db';

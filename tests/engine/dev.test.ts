@@ -68,6 +68,78 @@ describe('npm run dev', () => {
   }, 240_000);
 });
 
+/** npm run dev with a change the development database refuses: the last good server keeps serving until the rows or the manifest are fixed */
+describe('npm run dev with a refused migration', () => {
+  const p = scratchProject({ copySchemas: true });
+  let dev: ChildProcess | undefined;
+  let out = '';
+  afterAll(async () => {
+    if (dev?.pid) {
+      try {
+        process.kill(-dev.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    p.remove();
+  });
+
+  it('prints the refusal, keeps serving the last good schema, and picks the change up once the rows or the manifest are fixed', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const KEY = 'dev-secret-key-0123456789';
+    const gadget = (code: Record<string, unknown>) => ({ $schema: '../meta/manifest.schema.json', name: 'gadget', route: 'gadgets', title: 'Gadget', fields: { code: { kind: 'text', ...code } } });
+    p.write('gizmo/gadget.json', gadget({}));
+    dev = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'dev.ts')], {
+      cwd: ROOT,
+      detached: true,
+      env: {
+        ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', WEB: 'off', LOG_LEVEL: 'silent',
+        DATABASE_URL: `file:${join(p.dir, 'dev.db')}`, RBAC_SECRET_KEY: KEY, RBAC_JWT_SECRET: 'dev-jwt-secret-0123456789',
+        SCHEMAS_DIR: p.schemasDir, GENERATED_DIR: p.outDir, MIGRATIONS_DIR: p.migrationsDir, REDIS_URL: '', DEV_MIGRATION_RETRY_MS: '500',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    dev.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    dev.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    const call = async (method: string, path: string, data?: unknown) => {
+      const r = await fetch(url + path, { method, headers: { 'content-type': 'application/json', 'x-rbac-secret-key': KEY }, body: data === undefined ? undefined : JSON.stringify({ data }) }).catch(() => undefined);
+      return { status: r?.status, body: r ? await r.json().catch(() => undefined) : undefined };
+    };
+    await vi.waitFor(() => expect(out).toContain('dev-server: listening'), { timeout: 90_000, interval: 200 });
+    expect((await call('POST', '/api/gizmo/gadgets/bulk', [{ code: 'x' }, { code: 'x' }])).status).toBe(201);
+
+    // made unique over duplicates: refused, printed, and the last good server keeps serving
+    let before = out.length;
+    p.write('gizmo/gadget.json', gadget({ unique: true }));
+    await vi.waitFor(() => expect(out.slice(before)).toContain('the new schema was not applied'), { timeout: 60_000, interval: 200 });
+    expect(out.slice(before)).toContain("refused: gizmo/gadget.code is to be unique, but 1 value(s) occur more than once: 'x' (2 rows)");
+    expect(out.slice(before)).not.toContain('the server stopped');
+    const rows = (await call('GET', '/api/gizmo/gadgets')).body.data as { id: string; code: string }[];
+    expect(rows.map((r) => r.code)).toEqual(['x', 'x']);
+    expect((await call('GET', '/api/health')).status).toBe(200);
+
+    // the rows fixed through the running server: the change is picked up without touching the manifest
+    before = out.length;
+    expect((await call('PATCH', `/api/gizmo/gadgets/${rows[1].id}`, { code: 'y' })).status).toBe(200);
+    await vi.waitFor(() => expect(out.slice(before)).toMatch(/restarting on the new schema\n(.*\n)*dev-server: listening/), { timeout: 90_000, interval: 200 });
+    expect((await call('POST', '/api/gizmo/gadgets', { code: 'y' })).status).toBe(409);
+
+    // refused again, then the manifest fixed: the unapplied migration is replaced and served
+    before = out.length;
+    p.write('gizmo/gadget.json', gadget({ unique: true, minLength: 2 }));
+    await vi.waitFor(() => expect(out.slice(before)).toContain("gets a new rule (minLength 2), but 2 stored row(s) break it"), { timeout: 60_000, interval: 200 });
+    expect((await call('GET', '/api/gizmo/gadgets')).status).toBe(200);
+    before = out.length;
+    p.write('gizmo/gadget.json', gadget({ unique: true, minLength: 1 }));
+    await vi.waitFor(() => expect(out.slice(before)).toMatch(/restarting on the new schema\n(.*\n)*dev-server: listening/), { timeout: 90_000, interval: 200 });
+    expect((await call('POST', '/api/gizmo/gadgets', { code: '' })).status).toBe(400);
+    expect(((await call('GET', '/api/gizmo/gadgets')).body.data as unknown[]).length).toBe(2);
+    expect(out).not.toContain('the server stopped');
+  }, 300_000);
+});
+
 /** two dev servers side by side: each its own Vite cache folder, and HMR on its own HTTP port */
 describe('two dev servers side by side', () => {
   const servers: ChildProcess[] = [];
