@@ -72,6 +72,12 @@ function tableName(module: string, route: string) {
   return snake(module) + '_' + snake(route);
 }
 
+/** the table an entity's `renamedFrom` names: a route of its own module, or `<module>/<route>` (moved from another module) */
+function renamedTable(module: string, renamedFrom: string) {
+  const [from, route] = renamedFrom.includes('/') ? renamedFrom.split('/') : [module, renamedFrom];
+  return tableName(from, route);
+}
+
 const COMMON_NAMES = ['id', 'createdAt', 'updatedAt', 'variant', 'className', 'orderIndex'];
 
 /**
@@ -201,7 +207,8 @@ export function loadModel(schemasDir: string): Model {
       if (field.kind === 'reference') {
         const target = field.to!.includes('/') ? field.to! : `${module}/${field.to}`;
         if (!ids.has(target) && !broken.has(target)) {
-          problem('/to', 'reference', `no entity '${target}' (expected a manifest schemas/${target}.json)`);
+          const moved = [...ids].filter((id) => id.endsWith('/' + target.split('/')[1]));
+          problem('/to', 'reference', `no entity '${target}' (expected a manifest schemas/${target}.json)` + (moved.length ? `; did it move? ${moved.map((id) => `"to": "${id}"`).join(' or ')}` : ''));
         }
         field.target = target;
         field.onDelete ??= 'cascade';
@@ -266,11 +273,16 @@ export function loadModel(schemasDir: string): Model {
       description: manifest.description, access: manifest.access ?? 'public',
       variants, defaultVariant, relation: manifest.relation, unique: manifest.unique ?? [],
       fields, table: tableName(module, manifest.route), file,
-      ...(manifest.renamedFrom !== undefined && { renamedFromTable: tableName(module, manifest.renamedFrom) }),
+      ...(manifest.renamedFrom !== undefined && { renamedFromTable: renamedTable(module, manifest.renamedFrom) }),
       ...(manifest.expandBack && { expandBack: true }),
     });
     if (manifest.expandBack && manifest.relation?.length !== 2) problems.push({ file, path: '/expandBack', rule: 'relation', message: 'expandBack is for a relation entity with two ends' });
-    if (manifest.renamedFrom === manifest.route) problems.push({ file, path: '/renamedFrom', rule: 'rename', message: 'an entity cannot be renamed from its own route' });
+    if (manifest.renamedFrom !== undefined && renamedTable(module, manifest.renamedFrom) === tableName(module, manifest.route)) {
+      problems.push({
+        file, path: '/renamedFrom', rule: 'rename',
+        message: `an entity cannot be renamed from its own route; if its manifest moved here from another module's folder, name that module: "renamedFrom": "<old module>/${manifest.route}"`,
+      });
+    }
   }
   const tables = new Map<string, string>();
   for (const e of entities) {
@@ -280,7 +292,7 @@ export function loadModel(schemasDir: string): Model {
     tables.set(e.table, e.file);
   }
   for (const e of entities) {
-    if (e.renamedFromTable && tables.has(e.renamedFromTable)) {
+    if (e.renamedFromTable && e.renamedFromTable !== e.table && tables.has(e.renamedFromTable)) {
       problems.push({ file: e.file, path: '/renamedFrom', rule: 'rename', message: `table '${e.renamedFromTable}' is still made by ${tables.get(e.renamedFromTable)}: a rename leaves the old route behind` });
     }
   }

@@ -375,10 +375,20 @@ export async function planMigration(opts: {
     const was = prevState.tables[bare(t)];
     changes.push({ table: bare(t), entity: was?.entity ?? bare(t), verb: 'drop' });
     if (!opts.allowDestructive) {
-      problems.push({
-        file: was?.file ?? bare(t), path: '', rule: 'drop',
-        message: `${was?.entity ?? 'the entity'} (table ${bare(t)}) is no longer declared: dropping it deletes its rows. If that is intended, run: npm run codegen -- --allow-destructive`,
-      });
+      // its manifest moved to another module's folder: the same name there, on a table not stored yet
+      const [module, name] = (was?.entity ?? '').split('/');
+      const moved = model.entities.find((e) => e.name === name && e.module !== module && !prevState.tables[e.table]);
+      const renamedFrom = `${module}/${bare(t).slice(snake(module).length + 1).replaceAll('_', '-')}`;
+      problems.push(moved
+        ? {
+            file: moved.file, path: '', rule: 'drop',
+            message: `${was!.entity} (table ${bare(t)}) is no longer declared, and ${moved.id} is new: if its manifest moved here, add "renamedFrom": "${renamedFrom}" ` +
+              `to keep its rows (its table is renamed to ${moved.table}); if ${was!.entity} is to go with its rows, run: npm run codegen -- --allow-destructive`,
+          }
+        : {
+            file: was?.file ?? bare(t), path: '', rule: 'drop',
+            message: `${was?.entity ?? 'the entity'} (table ${bare(t)}) is no longer declared: dropping it deletes its rows. If that is intended, run: npm run codegen -- --allow-destructive`,
+          });
     }
   }
   for (const [t, c] of dropped.columns) {

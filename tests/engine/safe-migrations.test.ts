@@ -268,6 +268,40 @@ for (const d of DIALECTS) {
       rmSync(join(p.schemasDir, 'shop', 'other.json'));
       p.write('shop/kind.json', kind('kinds', { renamedFrom: 'kindes' }));
     });
+
+    it("moves to another module's folder with renamedFrom '<module>/<route>', keeping its rows and references; without it, one message says what to do", async () => {
+      let t = await boot();
+      const kept = (await t.call('GET', '/api/shop/kinds')).body.data as { id: string; slug: string }[];
+      expect((await t.call('POST', '/api/shop/things', { data: { title: 'Three', kindId: kept[0].id } })).status).toBe(201);
+      await t.database.close();
+      const before = snapshotFiles(p.dir, ['migrations', 'generated']);
+      rmSync(join(p.schemasDir, 'shop', 'kind.json'));
+      p.write('shop/thing.json', { ...thing, fields: { ...thing.fields, kindId: { kind: 'reference', to: 'stock/kind', required: true } } });
+      // moved without a word: refused, saying how to keep the rows (not only that dropping needs --allow-destructive)
+      p.write('stock/kind.json', kind('kinds'));
+      let e = (await gen().catch((x) => x)) as ManifestError;
+      expect(e).toBeInstanceOf(ManifestError);
+      expect(e.problems).toHaveLength(1);
+      expect(e.problems[0].file).toBe('stock/kind.json');
+      expect(e.message).toContain('at /: shop/kind (table shop_kinds) is no longer declared, and stock/kind is new: if its manifest moved here, add "renamedFrom": "shop/kinds" to keep its rows (its table is renamed to stock_kinds)');
+      // its route alone names its own table: one message, which says to name the module
+      p.write('stock/kind.json', kind('kinds', { renamedFrom: 'kinds' }));
+      e = (await gen().catch((x) => x)) as ManifestError;
+      expect(e.problems.map((x) => x.message)).toEqual([`an entity cannot be renamed from its own route; if its manifest moved here from another module's folder, name that module: "renamedFrom": "<old module>/kinds"`]);
+      expect(snapshotFiles(p.dir, ['migrations', 'generated'])).toEqual(before);
+
+      p.write('stock/kind.json', kind('kinds', { renamedFrom: 'shop/kinds' }));
+      const { migration } = await gen();
+      expect(migration!.changes).toEqual(['stock/kind: rename table shop_kinds to stock_kinds']);
+      t = await boot();
+      expect((await t.call('GET', '/api/stock/kinds')).body.data).toEqual([expect.objectContaining({ id: kept[0].id, slug: kept[0].slug })]);
+      expect((await t.call('GET', '/api/shop/kinds')).status).toBe(404);
+      expect(((await t.call('GET', '/api/shop/things')).body.data as { kindId: string }[]).map((x) => x.kindId)).toEqual([kept[0].id]);
+      expect((await t.call('DELETE', `/api/stock/kinds/${kept[0].id}`)).status).toBe(200);
+      expect((await t.call('GET', '/api/shop/things')).body.data).toEqual([]);
+      await t.database.close();
+      expect((await gen()).migration).toBeUndefined();
+    });
   });
 }
 
