@@ -144,6 +144,22 @@ function renameTableInSnapshot(s: Snapshot, d: Dialect, from: string, to: string
   for (const table of Object.values(s.tables)) for (const f of Object.values(table.foreignKeys)) if (bare(f.tableTo) === from) f.tableTo = to;
 }
 
+/**
+ * PostgreSQL keeps a renamed table's primary key (and its index) under the old table's name, `<old>_pkey`, which a
+ * fresh database built from the manifests would not have, and which holds the name a new table on the old route
+ * would take. So a rename is followed by this: the key takes the name PostgreSQL gives a new table's key (the table's
+ * name cut to fit 63 bytes with `_pkey`), whatever it was called (a table renamed before this, twice), unless that
+ * name is taken. The other constraints and indexes are named in drizzle-kit's snapshot, and its diff remakes them
+ * under the new names.
+ */
+function pgPrimaryKeyRename(table: string): string {
+  const key = `${table.slice(0, 63 - '_pkey'.length)}_pkey`;
+  return `DO $$ DECLARE k text; BEGIN
+  SELECT conname INTO k FROM pg_constraint WHERE conrelid = '"${table}"'::regclass AND contype = 'p';
+  IF k <> '${key}' AND to_regclass('"${key}"') IS NULL THEN EXECUTE format('ALTER TABLE %I RENAME CONSTRAINT %I TO %I', '${table}', k, '${key}'); END IF;
+END $$;`;
+}
+
 function readJson<T>(path: string): T | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : undefined;
 }
@@ -528,7 +544,7 @@ export async function planMigration(opts: {
     const patched = d === 'pg' ? patchPg(s2, s3, p, c, conversions, backfills) : patchSqlite(s2, s3, conversions, backfills);
     const castable = guards.some((g) => g.castable) && d === 'pg';
     statements[d] = [
-      ...tableRenames.map((r) => (d === 'pg' ? `ALTER TABLE "${r.from}" RENAME TO "${r.to}";` : `ALTER TABLE \`${r.from}\` RENAME TO \`${r.to}\`;`)),
+      ...tableRenames.flatMap((r) => (d === 'pg' ? [`ALTER TABLE "${r.from}" RENAME TO "${r.to}";`, pgPrimaryKeyRename(r.to)] : [`ALTER TABLE \`${r.from}\` RENAME TO \`${r.to}\`;`])),
       ...renames.map((r) => (d === 'pg' ? `ALTER TABLE "${r.table}" RENAME COLUMN "${r.from}" TO "${r.to}";` : `ALTER TABLE \`${r.table}\` RENAME COLUMN \`${r.from}\` TO \`${r.to}\`;`)),
       ...(castable ? [PG_CASTABLE[0]] : []),
       ...guards.map((g) => `-- guard: ${g.message}\n${g.values ? `-- guard-values: ${JSON.stringify(g.values)}\n` : ''}${g.sql[d]}`),

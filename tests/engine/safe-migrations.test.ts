@@ -1,5 +1,5 @@
 import { describe, it, expect, afterAll } from 'vitest';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -301,6 +301,39 @@ for (const d of DIALECTS) {
       expect((await t.call('GET', '/api/shop/things')).body.data).toEqual([]);
       await t.database.close();
       expect((await gen()).migration).toBeUndefined();
+    });
+
+    /** the names of the tables, constraints and indexes a database holds */
+    const catalog = (of: TestDatabase) =>
+      raw(of, of.name === 'pg'
+        ? `SELECT c.relname AS t, o.conname AS name, o.contype::text AS type FROM pg_constraint o JOIN pg_class c ON c.oid = o.conrelid WHERE o.connamespace = 'public'::regnamespace
+           UNION ALL SELECT tablename, indexname, 'index' FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2, 3`
+        : "SELECT tbl_name AS t, name, type FROM sqlite_master WHERE name NOT LIKE '%drizzle%' ORDER BY 1, 2, 3");
+    /** the catalog of a fresh database built from the manifests as they are now */
+    const freshCatalog = async () => {
+      const f = scratchProject();
+      const fdb = await d.make();
+      try {
+        cpSync(p.schemasDir, f.schemasDir, { recursive: true });
+        await codegen({ schemasDir: f.schemasDir, outDir: f.outDir, migrationsDir: f.migrationsDir });
+        await (await bootApp(fdb, { generatedDir: f.outDir, migrationsDir: f.migrationsDir })).database.close();
+        return await catalog(fdb);
+      } finally {
+        await fdb.drop();
+        f.remove();
+      }
+    };
+
+    it("renamed tables hold the names of their keys and indexes a fresh database would; a later table on an old route too", async () => {
+      // renamed twice above (shop_kindes, shop_kinds, stock_kinds)
+      expect(await catalog(db)).toEqual(await freshCatalog());
+      // a new entity on the first route: its table takes the name the renamed one had
+      p.write('shop/old-kind.json', { name: 'old-kind', route: 'kindes', title: 'Old kind', fields: { slug: { kind: 'text', required: true, unique: true } } });
+      await gen();
+      const t = await boot();
+      expect((await t.call('POST', '/api/shop/kindes', { data: { slug: 'a' } })).status).toBe(201);
+      await t.database.close();
+      expect(await catalog(db)).toEqual(await freshCatalog());
     });
   });
 }
