@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadModel, locateProblems, ManifestError, type ManifestProblem } from './load.js';
+import { checkManifests, locateProblems, ManifestError, type ManifestProblem } from './load.js';
 import { entitiesById, type Model } from './model.js';
 import { generateDrizzle } from './generate/drizzle.js';
 import { generateClient, generateRoutes } from './generate/routes.js';
@@ -166,11 +166,13 @@ export async function codegen(opts: CodegenOptions = {}): Promise<CodegenResult>
   const none = { sqlite: { statements: [] }, pg: { statements: [] } };
   if (!opts.force && cacheValid(outDir, key)) return { model: readModel(outDir), written: [], migrations: none, cached: true };
 
-  const model = loadModel(schemasDir);
+  // the manifests' problems, and the model of those without one: the change they make is still checked below, so
+  // that every problem (a manifest's, a migration's) is reported in one batch
+  const { model, problems: manifestProblems } = checkManifests(schemasDir);
   let clientImport = relative(outDir, join(ROOT, 'runtime', 'client', 'index.js')).split('\\').join('/');
   if (!clientImport.startsWith('.')) clientImport = './' + clientImport;
   const { generateTypes } = await import('./generate/types.js');
-  const outputs = new Map<string, string>([
+  const outputs = new Map<string, string>(manifestProblems.length ? [] : [
     ['model.json', JSON.stringify(model, null, 1) + '\n'],
     ['types.ts', await generateTypes(model)],
     ['routes.ts', generateRoutes(model)],
@@ -200,7 +202,12 @@ export async function codegen(opts: CodegenOptions = {}): Promise<CodegenResult>
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  if (problems.length) throw new ManifestError(locateProblems(problems, schemasDir));
+  if (manifestProblems.length || problems.length) {
+    // with manifests left out of the model (a problem of their own), a table missing from it is not taken for a drop:
+    // one of them may declare it, rename it or move it
+    const change = locateProblems(problems, schemasDir).filter((p) => !(manifestProblems.length && p.rule === 'drop' && p.path === ''));
+    throw new ManifestError([...manifestProblems, ...change]);
+  }
   if (migration && opts.production) throw new MigrationsDisagree(migration.changes);
 
   const files = new Map<string, string | null>();

@@ -89,6 +89,18 @@ const COMMON_NAMES = ['id', 'createdAt', 'updatedAt', 'variant', 'className', 'o
  * @example const model = loadModel('schemas'); model.byId['ecommerce/product'].fields
  */
 export function loadModel(schemasDir: string): Model {
+  const { model, problems } = checkManifests(schemasDir);
+  if (problems.length) throw new ManifestError(problems);
+  return model;
+}
+
+/**
+ * loadModel's checks, answering every problem (located) instead of throwing, with the model of the manifests that
+ * have none: an entity whose manifest has a problem, or that refers to one left out (or broken), is left out, so
+ * that codegen can still check the change the others make (a drop, a required field without a default) and report
+ * it with the manifests' problems, in one batch.
+ */
+export function checkManifests(schemasDir: string): { model: Model; problems: ManifestProblem[] } {
   const metaSchema = JSON.parse(readFileSync(join(schemasDir, META_DIR, 'manifest.schema.json'), 'utf8'));
   const langs = JSON.parse(readFileSync(join(schemasDir, META_DIR, 'languages.json'), 'utf8')) as {
     languages: string[];
@@ -316,15 +328,26 @@ export function loadModel(schemasDir: string): Model {
       if (f.secret && f.access?.read) problems.push({ file, path: `/fields/${f.name}/access/read`, rule: 'secret', message: 'a secret field is never read: leave out access.read' });
     }
   }
-  if (problems.length) throw new ManifestError(locateProblems(problems, schemasDir, texts));
-
-  entities.sort((a, b) => a.id.localeCompare(b.id));
+  const failed = new Set(problems.map((p) => p.file));
+  const out = new Set([...broken, ...entities.filter((e) => failed.has(e.file)).map((e) => e.id)]);
+  for (let more = true; more; ) {
+    more = false;
+    for (const e of entities) {
+      if (out.has(e.id) || !e.fields.some((f) => f.target && (out.has(f.target) || !byId.has(f.target)))) continue;
+      out.add(e.id);
+      more = true;
+    }
+  }
+  const kept = entities.filter((e) => !out.has(e.id)).sort((a, b) => a.id.localeCompare(b.id));
   return {
-    languages: langs.languages,
-    defaultLanguage: langs.default,
-    modules: [...new Set(entities.map((e) => e.module))].sort(),
-    entities,
-    byId: entitiesById(entities),
+    problems: locateProblems(problems, schemasDir, texts),
+    model: {
+      languages: langs.languages,
+      defaultLanguage: langs.default,
+      modules: [...new Set(kept.map((e) => e.module))].sort(),
+      entities: kept,
+      byId: entitiesById(kept),
+    },
   };
 }
 

@@ -450,3 +450,41 @@ for (const d of DIALECTS) {
     });
   });
 }
+
+/** codegen's problems in one batch: a manifest's grammar, a manifest's meaning, and what the change would do to stored rows */
+describe('codegen reports every problem at once', () => {
+  const p = scratchProject();
+  afterAll(() => p.remove());
+  const gen = () => codegen({ schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir });
+
+  it('grammar and meaning of the manifests, and the migration of those that load, each with file, path and rule; nothing written', async () => {
+    const kind = { name: 'kind', route: 'kinds', title: 'Kind', fields: { slug: { kind: 'text' } } };
+    const thing = { name: 'thing', route: 'things', title: 'Thing', fields: { kindId: { kind: 'reference', to: 'kind' } } };
+    const tool = (fields: Fields = {}) => ({ name: 'tool', route: 'tools', title: 'Tool', fields: { label: { kind: 'text' }, ...fields } });
+    p.write('shop/kind.json', kind);
+    p.write('shop/thing.json', thing);
+    p.write('shop/tool.json', tool());
+    await gen();
+    const before = snapshotFiles(p.dir, ['generated', 'migrations']);
+    // a grammar problem (kind), a reference to no entity (tool), a new required field without a default (tool)
+    p.write('shop/kind.json', { ...kind, fields: { slug: { kind: 'text', wat: 1 } } });
+    p.write('shop/tool.json', tool({ extra: { kind: 'integer', required: true }, partId: { kind: 'reference', to: 'part' } }));
+    let e = (await gen().catch((x) => x)) as ManifestError;
+    expect(e).toBeInstanceOf(ManifestError);
+    expect(e.problems.map((x) => `${x.file} ${x.path} ${x.rule}`)).toEqual([
+      'shop/kind.json /fields/slug/wat additionalProperties',
+      'shop/tool.json /fields/partId/to reference',
+    ]);
+    // the reference fixed: the migration's problem of the manifests that load comes with the grammar problem, in
+    // one batch; the tables of the manifests left out (kind, and thing, which refers to it) are not taken for drops
+    p.write('shop/tool.json', tool({ extra: { kind: 'integer', required: true } }));
+    e = (await gen().catch((x) => x)) as ManifestError;
+    expect(e.problems.map((x) => `${x.file} ${x.path} ${x.rule}`)).toEqual([
+      'shop/kind.json /fields/slug/wat additionalProperties',
+      'shop/tool.json /fields/extra migration',
+    ]);
+    expect(e.message).toMatch(/shop\/tool\.json:\d+:\d+ at \/fields\/extra: a new required field on an existing entity needs a "default"/);
+    expect(e.message).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack
+    expect(snapshotFiles(p.dir, ['generated', 'migrations'])).toEqual(before);
+  });
+});
