@@ -15,15 +15,17 @@ const freePort = () => new Promise<number>((resolve) => {
   });
 });
 
-/** npm run dev on a scratch project: a valid manifest change is served without a restart by hand; an invalid one keeps the last good server */
-describe('npm run dev', () => {
+/**
+ * `npm run dev` on a scratch project with its schemas, on `port`, its output collected in `out`: the process group is
+ * stopped and the project removed after the describe block
+ */
+function devServer(key: string) {
   const p = scratchProject({ copySchemas: true });
-  let dev: ChildProcess | undefined;
-  let out = '';
+  const dev = { p, out: '', child: undefined as ChildProcess | undefined };
   afterAll(async () => {
-    if (dev?.pid) {
+    if (dev.child?.pid) {
       try {
-        process.kill(-dev.pid, 'SIGTERM');
+        process.kill(-dev.child.pid, 'SIGTERM');
       } catch {
         /* gone */
       }
@@ -31,37 +33,49 @@ describe('npm run dev', () => {
     await new Promise((r) => setTimeout(r, 500));
     p.remove();
   });
-
-  it('regenerates, migrates and restarts on a valid change; prints the error and keeps serving on an invalid one', async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    dev = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'dev.ts')], {
+  const start = (port: number, env: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'dev.ts')], {
       cwd: ROOT,
       detached: true,
       env: {
         ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', WEB: 'off', LOG_LEVEL: 'silent',
-        DATABASE_URL: `file:${join(p.dir, 'dev.db')}`, RBAC_SECRET_KEY: 'dev-secret-key-0123456789', RBAC_JWT_SECRET: 'dev-jwt-secret-0123456789',
-        SCHEMAS_DIR: p.schemasDir, GENERATED_DIR: p.outDir, MIGRATIONS_DIR: p.migrationsDir, REDIS_URL: '',
+        DATABASE_URL: `file:${join(p.dir, 'dev.db')}`, RBAC_SECRET_KEY: key, RBAC_JWT_SECRET: 'dev-jwt-secret-0123456789',
+        SCHEMAS_DIR: p.schemasDir, GENERATED_DIR: p.outDir, MIGRATIONS_DIR: p.migrationsDir, REDIS_URL: '', ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    dev.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-    dev.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-    const status = async (path: string) => (await fetch(url + path, { headers: { 'x-rbac-secret-key': 'dev-secret-key-0123456789' } }).catch(() => undefined))?.status;
-    await vi.waitFor(() => expect(out).toContain('dev-server: listening'), { timeout: 90_000, interval: 200 });
+    dev.child = child;
+    child.stdout!.on('data', (b: Buffer) => (dev.out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (dev.out += b.toString()));
+  };
+  return Object.assign(dev, { start });
+}
+
+/** npm run dev on a scratch project: a valid manifest change is served without a restart by hand; an invalid one keeps the last good server */
+describe('npm run dev', () => {
+  const KEY = 'dev-secret-key-0123456789';
+  const dev = devServer(KEY);
+  const p = dev.p;
+
+  it('regenerates, migrates and restarts on a valid change; prints the error and keeps serving on an invalid one', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    dev.start(port);
+    const status = async (path: string) => (await fetch(url + path, { headers: { 'x-rbac-secret-key': KEY } }).catch(() => undefined))?.status;
+    await vi.waitFor(() => expect(dev.out).toContain('dev-server: listening'), { timeout: 90_000, interval: 200 });
     expect(await status('/api/gizmo/gadgets')).toBe(404);
 
     // a valid new manifest: regenerated, migrated on the development database, served
     p.write('gizmo/gadget.json', { $schema: '../meta/manifest.schema.json', name: 'gadget', route: 'gadgets', title: 'Gadget', fields: { label: { kind: 'text', required: true } } });
     await vi.waitFor(async () => expect(await status('/api/gizmo/gadgets')).toBe(200), { timeout: 90_000, interval: 300 });
-    const made = await fetch(`${url}/api/gizmo/gadgets`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rbac-secret-key': 'dev-secret-key-0123456789' }, body: JSON.stringify({ data: { label: 'lamp' } }) });
+    const made = await fetch(`${url}/api/gizmo/gadgets`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rbac-secret-key': KEY }, body: JSON.stringify({ data: { label: 'lamp' } }) });
     expect(made.status).toBe(201);
 
     // an invalid manifest: its error is printed, and the last good server keeps serving
-    const before = out.length;
+    const before = dev.out.length;
     p.write('gizmo/broken.json', { $schema: '../meta/manifest.schema.json', name: 'broken', route: 'brokens', title: 'Broken', fields: { x: { kind: 'nope' } } });
-    await vi.waitFor(() => expect(out.slice(before)).toContain('the manifests were not applied'), { timeout: 60_000, interval: 200 });
-    expect(out.slice(before)).toContain('gizmo/broken.json');
+    await vi.waitFor(() => expect(dev.out.slice(before)).toContain('the manifests were not applied'), { timeout: 60_000, interval: 200 });
+    expect(dev.out.slice(before)).toContain('gizmo/broken.json');
     expect(await status('/api/gizmo/gadgets')).toBe(200);
     expect(await status('/api/health')).toBe(200);
     expect((await (await fetch(`${url}/api/gizmo/gadgets`)).json()).data).toEqual([expect.objectContaining({ label: 'lamp' })]);
@@ -70,73 +84,50 @@ describe('npm run dev', () => {
 
 /** npm run dev with a change the development database refuses: the last good server keeps serving until the rows or the manifest are fixed */
 describe('npm run dev with a refused migration', () => {
-  const p = scratchProject({ copySchemas: true });
-  let dev: ChildProcess | undefined;
-  let out = '';
-  afterAll(async () => {
-    if (dev?.pid) {
-      try {
-        process.kill(-dev.pid, 'SIGTERM');
-      } catch {
-        /* gone */
-      }
-    }
-    await new Promise((r) => setTimeout(r, 500));
-    p.remove();
-  });
+  const KEY = 'dev-secret-key-0123456789';
+  const dev = devServer(KEY);
+  const p = dev.p;
 
   it('prints the refusal, keeps serving the last good schema, and picks the change up once the rows or the manifest are fixed', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const KEY = 'dev-secret-key-0123456789';
     const gadget = (code: Record<string, unknown>) => ({ $schema: '../meta/manifest.schema.json', name: 'gadget', route: 'gadgets', title: 'Gadget', fields: { code: { kind: 'text', ...code } } });
     p.write('gizmo/gadget.json', gadget({}));
-    dev = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'dev.ts')], {
-      cwd: ROOT,
-      detached: true,
-      env: {
-        ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', WEB: 'off', LOG_LEVEL: 'silent',
-        DATABASE_URL: `file:${join(p.dir, 'dev.db')}`, RBAC_SECRET_KEY: KEY, RBAC_JWT_SECRET: 'dev-jwt-secret-0123456789',
-        SCHEMAS_DIR: p.schemasDir, GENERATED_DIR: p.outDir, MIGRATIONS_DIR: p.migrationsDir, REDIS_URL: '', DEV_MIGRATION_RETRY_MS: '500',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    dev.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-    dev.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    dev.start(port, { DEV_MIGRATION_RETRY_MS: '500' });
     const call = async (method: string, path: string, data?: unknown) => {
       const r = await fetch(url + path, { method, headers: { 'content-type': 'application/json', 'x-rbac-secret-key': KEY }, body: data === undefined ? undefined : JSON.stringify({ data }) }).catch(() => undefined);
       return { status: r?.status, body: r ? await r.json().catch(() => undefined) : undefined };
     };
-    await vi.waitFor(() => expect(out).toContain('dev-server: listening'), { timeout: 90_000, interval: 200 });
+    await vi.waitFor(() => expect(dev.out).toContain('dev-server: listening'), { timeout: 90_000, interval: 200 });
     expect((await call('POST', '/api/gizmo/gadgets/bulk', [{ code: 'x' }, { code: 'x' }])).status).toBe(201);
 
     // made unique over duplicates: refused, printed, and the last good server keeps serving
-    let before = out.length;
+    let before = dev.out.length;
     p.write('gizmo/gadget.json', gadget({ unique: true }));
-    await vi.waitFor(() => expect(out.slice(before)).toContain('the new schema was not applied'), { timeout: 60_000, interval: 200 });
-    expect(out.slice(before)).toContain("refused: gizmo/gadget.code is to be unique, but 1 value(s) occur more than once: 'x' (2 rows)");
-    expect(out.slice(before)).not.toContain('the server stopped');
+    await vi.waitFor(() => expect(dev.out.slice(before)).toContain('the new schema was not applied'), { timeout: 60_000, interval: 200 });
+    expect(dev.out.slice(before)).toContain("refused: gizmo/gadget.code is to be unique, but 1 value(s) occur more than once: 'x' (2 rows)");
+    expect(dev.out.slice(before)).not.toContain('the server stopped');
     const rows = (await call('GET', '/api/gizmo/gadgets')).body.data as { id: string; code: string }[];
     expect(rows.map((r) => r.code)).toEqual(['x', 'x']);
     expect((await call('GET', '/api/health')).status).toBe(200);
 
     // the rows fixed through the running server: the change is picked up without touching the manifest
-    before = out.length;
+    before = dev.out.length;
     expect((await call('PATCH', `/api/gizmo/gadgets/${rows[1].id}`, { code: 'y' })).status).toBe(200);
-    await vi.waitFor(() => expect(out.slice(before)).toMatch(/restarting on the new schema\n(.*\n)*dev-server: listening/), { timeout: 90_000, interval: 200 });
+    await vi.waitFor(() => expect(dev.out.slice(before)).toMatch(/restarting on the new schema\n(.*\n)*dev-server: listening/), { timeout: 90_000, interval: 200 });
     expect((await call('POST', '/api/gizmo/gadgets', { code: 'y' })).status).toBe(409);
 
     // refused again, then the manifest fixed: the unapplied migration is replaced and served
-    before = out.length;
+    before = dev.out.length;
     p.write('gizmo/gadget.json', gadget({ unique: true, minLength: 2 }));
-    await vi.waitFor(() => expect(out.slice(before)).toContain("gets a new rule (minLength 2), but 2 stored row(s) break it"), { timeout: 60_000, interval: 200 });
+    await vi.waitFor(() => expect(dev.out.slice(before)).toContain("gets a new rule (minLength 2), but 2 stored row(s) break it"), { timeout: 60_000, interval: 200 });
     expect((await call('GET', '/api/gizmo/gadgets')).status).toBe(200);
-    before = out.length;
+    before = dev.out.length;
     p.write('gizmo/gadget.json', gadget({ unique: true, minLength: 1 }));
-    await vi.waitFor(() => expect(out.slice(before)).toMatch(/restarting on the new schema\n(.*\n)*dev-server: listening/), { timeout: 90_000, interval: 200 });
+    await vi.waitFor(() => expect(dev.out.slice(before)).toMatch(/restarting on the new schema\n(.*\n)*dev-server: listening/), { timeout: 90_000, interval: 200 });
     expect((await call('POST', '/api/gizmo/gadgets', { code: '' })).status).toBe(400);
     expect(((await call('GET', '/api/gizmo/gadgets')).body.data as unknown[]).length).toBe(2);
-    expect(out).not.toContain('the server stopped');
+    expect(dev.out).not.toContain('the server stopped');
   }, 300_000);
 });
 

@@ -21,6 +21,22 @@ function run(script: string, args: string[], env: Record<string, string>) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** a scratch project with its own database (made by a test: `t.db = await d.make()`), both gone after the block */
+function migrationProject() {
+  const p = scratchProject();
+  const t = {
+    p,
+    db: undefined as unknown as TestDatabase,
+    env: () => ({ DATABASE_URL: t.db.url, MIGRATIONS_DIR: p.migrationsDir, GENERATED_DIR: p.outDir }),
+    gen: () => codegen({ schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir }),
+  };
+  afterAll(async () => {
+    await t.db?.drop();
+    p.remove();
+  });
+  return t;
+}
+
 for (const d of DIALECTS) {
   describe(`npm run codegen on ${d.name}`, { timeout: 300_000 }, () => {
     it('npm run codegen replaces the last migration while the development database has not applied it', async () => {
@@ -57,17 +73,11 @@ for (const d of DIALECTS) {
   });
 
   describe(`migration tooling on ${d.name}`, { timeout: 300_000 }, () => {
-    const p = scratchProject();
-    let db: TestDatabase;
-    afterAll(async () => {
-      await db?.drop();
-      p.remove();
-    });
-    const env = () => ({ DATABASE_URL: db.url, MIGRATIONS_DIR: p.migrationsDir, GENERATED_DIR: p.outDir });
-    const gen = () => codegen({ schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir });
+    const t = migrationProject();
+    const { p, env, gen } = t;
 
     it('--status lists applied and pending migrations, --dry-run prints their SQL and applies nothing, migrate applies them', async () => {
-      db = await d.make();
+      t.db = await d.make();
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' } }));
       await gen();
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, capacity: { kind: 'integer', default: 3 } }));
@@ -83,7 +93,7 @@ for (const d of DIALECTS) {
       expect(dry.out).toMatch(d.name === 'pg' ? /ALTER TABLE "gizmo_gadgets" ADD COLUMN "capacity" integer DEFAULT 3/ : /ALTER TABLE `gizmo_gadgets` ADD `capacity` integer DEFAULT 3/);
       expect(run('migrate.ts', ['--status'], env()).out).toContain('0 applied, 2 pending');
       // asking about a SQLite file that is not there yet does not make it
-      if (d.name === 'sqlite') expect(existsSync(db.url.replace(/^file:/, ''))).toBe(false);
+      if (d.name === 'sqlite') expect(existsSync(t.db.url.replace(/^file:/, ''))).toBe(false);
       // a mistyped option is refused before anything is applied (it used to fall through to applying everything)
       for (const typo of ['--dryrun', '--stat', '-n']) {
         const r = run('migrate.ts', [typo], env());
@@ -106,7 +116,7 @@ for (const d of DIALECTS) {
       run('migrate.ts', [], env());
       // a unique over duplicates: refused by the migration's guard
       const now = d.name === 'pg' ? 'now()' : '1';
-      await execute(db, `INSERT INTO gizmo_gadgets (id, created_at, updated_at, variant, code) VALUES ('00000000-0000-4000-8000-000000000001', ${now}, ${now}, 'default', 'x'), ('00000000-0000-4000-8000-000000000002', ${now}, ${now}, 'default', 'x')`);
+      await execute(t.db, `INSERT INTO gizmo_gadgets (id, created_at, updated_at, variant, code) VALUES ('00000000-0000-4000-8000-000000000001', ${now}, ${now}, 'default', 'x'), ('00000000-0000-4000-8000-000000000002', ${now}, ${now}, 'default', 'x')`);
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, capacity: { kind: 'integer', default: 3 }, code: { kind: 'text', unique: true } }));
       await gen();
       const r = run('migrate.ts', [], env());
@@ -116,7 +126,7 @@ for (const d of DIALECTS) {
     });
 
     it('in production nothing is generated: a start applies committed migrations only, and refuses when the manifests need one that is not committed', async () => {
-      const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: db.url, RBAC_SECRET_KEY: 'production-secret-0123456789', RBAC_JWT_SECRET: 'production-jwt-0123456789', LOG_LEVEL: 'silent' });
+      const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: t.db.url, RBAC_SECRET_KEY: 'production-secret-0123456789', RBAC_JWT_SECRET: 'production-jwt-0123456789', LOG_LEVEL: 'silent' });
       const opts = { root: ROOT, schemasDir: p.schemasDir, generatedDir: p.outDir, migrationsDir: p.migrationsDir, config, plugins: [], seed: false };
       const before = snapshotFiles(p.dir, ['migrations']);
       // a manifest changed but no migration committed for it
@@ -129,7 +139,7 @@ for (const d of DIALECTS) {
       expect(snapshotFiles(p.dir, ['migrations'])).toEqual(before);
       // the manifests as committed: the pending migration is applied, and nothing is written
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, capacity: { kind: 'integer', default: 3 }, code: { kind: 'text', unique: true } }));
-      await execute(db, "DELETE FROM gizmo_gadgets WHERE id = '00000000-0000-4000-8000-000000000002'");
+      await execute(t.db, "DELETE FROM gizmo_gadgets WHERE id = '00000000-0000-4000-8000-000000000002'");
       const started = await prepare(opts);
       expect(started.migrated).toEqual(['0003_gizmo_gadget_change_code']);
       await started.database.close();
@@ -140,22 +150,16 @@ for (const d of DIALECTS) {
 
 for (const d of DIALECTS) {
   describe(`npm run migrate -- --dry-run runs the guards on ${d.name}`, { timeout: 300_000 }, () => {
-    const p = scratchProject();
-    let db: TestDatabase;
-    afterAll(async () => {
-      await db?.drop();
-      p.remove();
-    });
-    const env = () => ({ DATABASE_URL: db.url, MIGRATIONS_DIR: p.migrationsDir, GENERATED_DIR: p.outDir });
-    const gen = () => codegen({ schemasDir: p.schemasDir, outDir: p.outDir, migrationsDir: p.migrationsDir });
+    const t = migrationProject();
+    const { p, env, gen } = t;
 
     it('says what the real run would refuse, with its message, and writes nothing; also for a guard that reads what an earlier pending migration adds', async () => {
-      db = await d.make();
+      t.db = await d.make();
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' } }));
       await gen();
       expect(run('migrate.ts', [], env()).code).toBe(0);
       const now = d.name === 'pg' ? 'now()' : '1';
-      await execute(db, `INSERT INTO gizmo_gadgets (id, created_at, updated_at, variant, size) VALUES ('00000000-0000-4000-8000-000000000001', ${now}, ${now}, 'default', 1), ('00000000-0000-4000-8000-000000000002', ${now}, ${now}, 'default', 2)`);
+      await execute(t.db, `INSERT INTO gizmo_gadgets (id, created_at, updated_at, variant, size) VALUES ('00000000-0000-4000-8000-000000000001', ${now}, ${now}, 'default', 1), ('00000000-0000-4000-8000-000000000002', ${now}, ${now}, 'default', 2)`);
       // 0001 adds code with one default for every row; 0002 makes it unique: its guard reads a column 0001 adds
       p.write('gizmo/gadget.json', gadget({ size: { kind: 'integer' }, code: { kind: 'text', default: 'x' } }));
       await gen();
@@ -170,15 +174,15 @@ for (const d of DIALECTS) {
       expect(dry.err).not.toMatch(/\n\s+at /);
       // nothing was written: both still pending, no column added
       expect(run('migrate.ts', ['--status'], env()).out).toContain('  pending  0001_gizmo_gadget_add_code\n  pending  0002_gizmo_gadget_change_code\n1 applied, 2 pending');
-      expect(Object.keys((await execute(db, 'SELECT * FROM gizmo_gadgets'))[0]).sort()).toEqual(['class_name', 'created_at', 'id', 'size', 'updated_at', 'variant']);
+      expect(Object.keys((await execute(t.db, 'SELECT * FROM gizmo_gadgets'))[0]).sort()).toEqual(['class_name', 'created_at', 'id', 'size', 'updated_at', 'variant']);
       // the rows fixed: the dry run passes, and still applies nothing
-      await execute(db, "DELETE FROM gizmo_gadgets WHERE id = '00000000-0000-4000-8000-000000000002'");
+      await execute(t.db, "DELETE FROM gizmo_gadgets WHERE id = '00000000-0000-4000-8000-000000000002'");
       const passing = run('migrate.ts', ['--dry-run'], env());
       expect(passing.code).toBe(0);
       expect(passing.out).toContain('the guards of 2 pending migration(s) pass on the stored rows (nothing was applied)');
       expect(run('migrate.ts', ['--status'], env()).out).toContain('1 applied, 2 pending');
       // broken again: the real run refuses with the message the dry run gave (after applying 0001 in its own transaction)
-      await execute(db, `INSERT INTO gizmo_gadgets (id, created_at, updated_at, variant, size) VALUES ('00000000-0000-4000-8000-000000000002', ${now}, ${now}, 'default', 2)`);
+      await execute(t.db, `INSERT INTO gizmo_gadgets (id, created_at, updated_at, variant, size) VALUES ('00000000-0000-4000-8000-000000000002', ${now}, ${now}, 'default', 2)`);
       const real = run('migrate.ts', [], env());
       expect(real.code).toBe(1);
       expect(real.err).toContain(message);
