@@ -99,6 +99,13 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
     return c.json(body, 500);
   });
   app.notFound((c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}`, status: 404 }, 404));
+  let matcher: ReturnType<typeof routeMatcher> | undefined;
+  // OPTIONS of an API path (other than an allowed origin's CORS preflight, answered above): the methods the path
+  // takes, for anyone (the shape of the API is no secret: the OpenAPI document is open too); a path no route answers is a 404
+  app.options('/api/*', (c) => {
+    const methods = (matcher ??= routeMatcher(app.routes, model)).allowed(c.req.path);
+    return methods.length ? c.body(null, 204, { allow: [...methods, 'OPTIONS'].join(', ') }) : c.notFound();
+  });
 
   healthRoute(app, database, config.redisUrl, logger);
   // open to everyone, before the plugins' route permissions: the document itself shows each caller only what it may call
@@ -107,7 +114,6 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   modelRoute(app, model, (c) => ctx.caller(c));
   for (const p of plugins) p.routes?.(app, ctx);
   app.route('/api', crudRoutes({ model, repo, authorize, caller: (c) => ctx.caller(c), policy }));
-  let matcher: ReturnType<typeof routeMatcher> | undefined;
   ctx.hasRoute = (method, path) => (matcher ??= routeMatcher(app.routes, model)).known(method, path);
   ctx.hasDeclaredRoute = (method, path) => (matcher ??= routeMatcher(app.routes, model)).declared(method, path);
   /** the start of a shutdown: long-lived answers end (ctx.closing) */

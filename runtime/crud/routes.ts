@@ -10,6 +10,7 @@ import { validateBody } from './validate.js';
 import type { CompiledList, Repository } from './repository.js';
 import { readBody } from './body.js';
 import { isoDate } from './iso-date.js';
+import { refusal } from '../http/routes-known.js';
 
 export interface CrudDeps {
   model: Model;
@@ -233,10 +234,10 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
     const row = await repo.delete(entity, id, undefined, { caller });
     return c.json({ data: (await policy.project(caller, entity, [row]))[0] });
   });
-  const idRequired = (c: Context) => {
+  const idRequired = refusal((c: Context) => {
     entityOf(c);
     throw badRequest('id is required', [{ message: 'id is required', field: 'id', rule: 'required' }]);
-  };
+  });
   app.patch(base, idRequired);
   app.delete(base, idRequired);
   return app;

@@ -131,6 +131,10 @@ for (const d of DIALECTS) {
       const other = await fetch(`${base}/api/ecommerce/products`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
       expect(other.headers.get('access-control-allow-credentials')).toBeNull();
+      // to another origin (or none) OPTIONS is HTTP's own: the methods the path takes, and no CORS header
+      expect(other.status).toBe(204);
+      expect(other.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+      expect(pre.headers.get('allow')).toBeNull();
       const otherGet = await fetch(`${base}/api/ecommerce/products`, { headers: { origin: 'https://evil.example' } });
       expect(otherGet.headers.get('access-control-allow-origin')).toBeNull();
       // the answer depends on the Origin, allowed or not: a shared cache must not give one origin's to another

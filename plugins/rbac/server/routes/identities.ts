@@ -3,6 +3,7 @@ import { UUID_RE } from '../../../../engine/fields/index.js';
 import { readBody, readOptionalBody } from '../../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../../runtime/crud/validate.js';
 import { HttpError, badRequest, fromDatabaseError } from '../../../../runtime/http/errors.js';
+import { refusal } from '../../../../runtime/http/routes-known.js';
 import { hashPassword } from '../passwords.js';
 import { isPrivileged, principalOf, requireSelf, requireSubject, type Principal } from '../principal.js';
 import type { NotificationService } from '../../../notification/server/index.js';
@@ -142,10 +143,10 @@ export function identityRoutes(app: Hono, deps: RouteDeps) {
     return row;
   }
 
-  const identityIdRequired = async (c: Context) => {
+  const identityIdRequired = refusal(async (c: Context) => {
     await requireSelf(c, ctx, accounts, uuidParam(c, 'id'));
     throw badRequest('identityId is required', [{ field: 'identityId', rule: 'required', message: 'identityId is required' }]);
-  };
+  });
   app.patch(`${subjects}/:id/identities`, identityIdRequired);
   app.delete(`${subjects}/:id/identities`, identityIdRequired);
 
