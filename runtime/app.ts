@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
 import type { Model } from '../engine/model.js';
 import type { Database } from './db/index.js';
@@ -22,6 +23,15 @@ import { healthRoute } from './health.js';
 import { CORS_EXPOSED, envelope } from './http/envelope.js';
 import { readFromPrimary } from './db/read-routing.js';
 import { ShapeRouter } from './http/shape-router.js';
+
+/**
+ * The path a request is routed by: an API path with a trailing slash is the same path without it
+ * (`PATCH /api/<module>/<route>/<id>/` updates the row), for every method; pages keep their own paths.
+ */
+function apiPath(request: Request): string {
+  const path = getPath(request);
+  return path.length > 5 && path.charCodeAt(path.length - 1) === 0x2f && path.startsWith('/api/') ? path.slice(0, -1) : path;
+}
 
 export interface AppOptions {
   model: Model;
@@ -61,7 +71,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   const policy = new Policy(model, database, (c, method, path) => ctx.permits(c, method, path));
 
   // routes matched once per shape of a path (a UUID segment stands for any other): runtime/http/shape-router.ts
-  const app = new Hono({ router: new ShapeRouter() });
+  const app = new Hono({ router: new ShapeRouter(), getPath: apiPath });
   // request id, no-store for answers with credentials, compression and validators, security headers: one envelope,
   // one pass over each answer's headers (runtime/http/envelope.ts)
   // a request's reads see every write committed before it started (SQLite's run of reads in one snapshot ends here)

@@ -50,4 +50,31 @@ describe('HTTP methods of API paths', () => {
       expect(r.headers.get('allow'), path).toBeNull();
     }
   });
+
+  it('a trailing slash is the same path: every method answers as it does without it', async () => {
+    const send = async (method: string, path: string, data?: unknown) => {
+      const r = await fetch(base + path, { method, headers: { 'x-rbac-secret-key': KEY, ...(data !== undefined && { 'content-type': 'application/json' }) }, body: data === undefined ? undefined : JSON.stringify({ data }) });
+      const text = await r.text();
+      return { status: r.status, body: text ? JSON.parse(text) : undefined, allow: r.headers.get('allow') };
+    };
+    const created = await send('POST', `${P}/`, { title: { en: 'Slash' }, type: 'one_off' });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    const list = await send('GET', `${P}/?limit=1`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toHaveLength(1);
+    expect(await send('GET', `${P}/count/`)).toEqual(await send('GET', `${P}/count`));
+    expect((await send('GET', `${P}/${id}/`)).body.data.title).toEqual({ en: 'Slash' });
+    const patched = await send('PATCH', `${P}/${id}/`, { title: { en: 'Slashed' } });
+    expect(patched.status).toBe(200);
+    expect((await send('GET', `${P}/${id}`)).body.data.title).toEqual({ en: 'Slashed' });
+    expect((await send('POST', `${P}/find-or-create/`, { adminTitle: 'slash', type: 'one_off' })).status).toBe(201);
+    expect((await send('OPTIONS', `${P}/${id}/`)).allow).toBe('GET, HEAD, PATCH, DELETE, OPTIONS');
+    // a method the path does not take answers the same with or without the slash
+    for (const path of [P, `${P}/${id}`]) expect((await send('PUT', `${path}/`, {})).status).toBe((await send('PUT', path, {})).status);
+    expect((await send('GET', '/api/rbac/subjects/authentication/me/')).status).toBe(200);
+    expect((await send('DELETE', `${P}/${id}/`)).status).toBe(200);
+    expect((await send('GET', `${P}/${id}`)).status).toBe(404);
+    expect((await send('GET', '/api/nothing-here/')).status).toBe(404);
+  });
 });
