@@ -1,24 +1,38 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { cn } from '../ui/cn.js';
 
 /**
- * Controls that float over the bottom right corner of the viewport (the cart button: 56 px, its badge 4 px above)
- * dock at the end of the page's main content (`FloatingDock`, drawn by PageView) and the room they take there,
- * 20 px around them included. The dock is sticky to the viewport's bottom: while the content goes on below, they
- * float over it; when the page ends they stop above the footer, so they never rest on its links, and the dock's own
- * height is room at the content's end where they cover nothing. While one is shown, scrolling to an element
- * (keyboard focus, an anchor, scrollIntoView) stops with the element above them (scroll-padding). Toasts on a phone
- * rise above them too (shell.tsx).
+ * Controls that would float over the page (the cart button) are drawn in the page's header bar when it has a slot for
+ * them (`FloatingSlot`, drawn by the navbar): there they cover nothing of the page, at any scroll, on a phone as on a
+ * desktop (floating over the bottom right corner, the cart button covered whatever control was under it, the account
+ * settings' Delete on a phone's first screen). A page without one draws them floating over the bottom right corner
+ * of the viewport (56 px, its badge 4 px above), docked at the end of the page's main content (`FloatingDock`, drawn
+ * by PageView) with the room they take there, 20 px around them included: the dock is sticky to the viewport's
+ * bottom, so they stop above the footer when the page ends. While one floats, scrolling to an element (keyboard
+ * focus, an anchor, scrollIntoView) stops with the element above it (scroll-padding), and toasts on a phone rise above
+ * it (shell.tsx).
  */
 export const FLOATING_SPACE_PX = 96;
 
-const DockContext = createContext<{ dock: HTMLElement | null; setDock: (element: HTMLElement | null) => void } | null>(null);
+type Place = HTMLElement | null;
+const DockContext = createContext<{ dock: Place; setDock: (element: Place) => void; slot: Place; setSlot: (element: Place) => void } | null>(null);
+/** whether the controls are drawn in the header's slot (they then take the bar's look, not a floating one) */
+const InSlot = createContext(false);
+export const useInHeaderSlot = () => useContext(InSlot);
 
-/** holds the dock of the floating controls drawn inside it (PageView wraps the page in it) */
+/** holds the dock and the header slot of the floating controls drawn inside it (PageView wraps the page in it) */
 export function FloatingArea({ children }: { children: ReactNode }) {
-  const [dock, setDock] = useState<HTMLElement | null>(null);
-  const value = useMemo(() => ({ dock, setDock }), [dock]);
+  const [dock, setDock] = useState<Place>(null);
+  const [slot, setSlot] = useState<Place>(null);
+  const value = useMemo(() => ({ dock, setDock, slot, setSlot }), [dock, slot]);
   return <DockContext.Provider value={value}>{children}</DockContext.Provider>;
+}
+
+/** where a header bar draws the page's floating controls (see above); empty, it takes no room */
+export function FloatingSlot({ className }: { className?: string }) {
+  const area = useContext(DockContext);
+  return <div ref={area?.setSlot} data-floating-slot className={cn('flex items-center gap-2 empty:hidden', className)} />;
 }
 
 /** where floating controls dock: the end of the page's main content, sticky to the viewport's bottom; empty, it takes no room */
@@ -42,13 +56,16 @@ function reserveScrollRoom(): () => void {
 }
 
 /**
- * Draws `children` (one round control, 56 px) in the page's floating dock, at its right with 20 px around it;
- * outside a page with a dock, fixed to the viewport's bottom right corner.
+ * Draws `children` (one control) in the header's slot when the page has one (`useInHeaderSlot` is then true); else
+ * floating: in the page's dock, at its right with 20 px around it (a round control, 56 px), or outside a page with a
+ * dock fixed to the viewport's bottom right corner.
  * @example <Floating><CartButton /></Floating>
  */
 export function Floating({ children }: { children: ReactNode }) {
-  const dock = useContext(DockContext)?.dock;
-  useEffect(() => reserveScrollRoom(), []);
-  if (!dock) return <div className="fixed bottom-5 right-5 z-30">{children}</div>;
-  return createPortal(<div className="p-5 [&>*]:pointer-events-auto">{children}</div>, dock);
+  const area = useContext(DockContext);
+  const slot = area?.slot;
+  useEffect(() => (slot ? undefined : reserveScrollRoom()), [slot]);
+  if (slot) return createPortal(<InSlot.Provider value>{children}</InSlot.Provider>, slot);
+  if (!area?.dock) return <div className="fixed bottom-5 right-5 z-30">{children}</div>;
+  return createPortal(<div className="p-5 [&>*]:pointer-events-auto">{children}</div>, area.dock);
 }

@@ -4,7 +4,7 @@ import { Package, ShoppingCart, X } from 'lucide-react';
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import { cn } from '../../../web/ui/cn.js';
 import { useHref, type Expanded } from '../../../web/storefront/context.js';
-import { Floating } from '../../../web/storefront/floating.js';
+import { Floating, useInHeaderSlot } from '../../../web/storefront/floating.js';
 import { useSubject } from '../../rbac/web/session.js';
 import { orderQuantity, orderTotals } from '../pricing.js';
 import { CheckoutForm } from './checkout-form.js';
@@ -104,19 +104,28 @@ function CartButton({ className }: { className?: string }) {
   const cart = useCart();
   const quantity = cart.data ? orderQuantity(cart.data.ordersToProducts) : 0;
   const w = useEcommerceWords();
+  // in the header's bar it looks like the bar's other buttons; floating, a round dark button (floating.tsx)
+  const inBar = useInHeaderSlot();
   return (
     <button
       type="button"
       onClick={(e) => cartDrawer.open(e.currentTarget)}
       aria-label={quantity === 1 ? w('openCartOne') : w('openCart', { count: quantity })}
       className={cn(
-        'relative inline-flex h-14 w-14 items-center justify-center rounded-full bg-slate-900 text-white shadow-lg transition-transform hover:scale-105 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
+        'relative inline-flex items-center justify-center focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
+        inBar ? 'h-10 w-10 rounded-md text-slate-700 transition-colors hover:bg-slate-100' : 'h-14 w-14 rounded-full bg-slate-900 text-white shadow-lg transition-transform hover:scale-105',
         className,
       )}
     >
       <ShoppingCart className="h-6 w-6" aria-hidden />
       {quantity > 0 && (
-        <span data-testid="cart-badge" className="absolute -right-1 -top-1 inline-flex h-6 min-w-6 items-center justify-center rounded-full bg-blue-600 px-1.5 text-xs font-bold tabular-nums ring-2 ring-white">
+        <span
+          data-testid="cart-badge"
+          className={cn(
+            'absolute inline-flex items-center justify-center rounded-full bg-blue-600 font-bold tabular-nums text-white ring-2 ring-white',
+            inBar ? '-right-0.5 -top-0.5 h-5 min-w-5 px-1 text-[11px]' : '-right-1 -top-1 h-6 min-w-6 px-1.5 text-xs',
+          )}
+        >
           {quantity > 99 ? '99+' : quantity}
         </span>
       )}
@@ -134,7 +143,7 @@ export function CartWidget({ row }: { row: Expanded }) {
   if (status !== 'signed-in') return null;
   return (
     <>
-      {/* it floats over the page's bottom right corner, docked above the footer at the page's end (floating.tsx) */}
+      {/* in the header's bar; on a page without one it floats over the bottom right corner (floating.tsx) */}
       <Floating>
         <CartButton className={row.className as string | undefined} />
       </Floating>

@@ -6,6 +6,7 @@ import { cn } from '../../../web/ui/cn.js';
 import { lucideIcon } from '../../../web/ui/icon.js';
 import { HeaderItems, useHasHeaderItems, type HeaderComponent } from '../../../web/storefront/page.js';
 import { LanguageSwitcher } from '../../../web/storefront/language-switcher.js';
+import { FloatingSlot } from '../../../web/storefront/floating.js';
 import { useWebsiteBuilderWords } from './words.js';
 import { externalProps } from './button.js';
 import { allButtons, str } from './shared.js';
@@ -61,7 +62,8 @@ function NavLinks({ buttons, className, linkClassName, onNavigate }: { buttons: 
  * website-builder/widget 'navbar-default': a sticky header with the logotype and the buttons as
  * links; below lg a hamburger opens a full-screen menu with the same links (Escape closes it). It is the
  * page's header (HeaderComponent): the layout widgets placed before it (account menu, language) are drawn
- * at the end of its bar on large screens and under the links of its menu on small ones.
+ * at the end of its bar on large screens and under the links of its menu on small ones. The page's floating
+ * controls (the cart button) are drawn in its bar (FloatingSlot), beside the menu's toggle on small screens.
  */
 export const NavbarWidget: HeaderComponent = function NavbarWidget({ row }: { row: Expanded }) {
   const [open, setOpen] = useState(false);
@@ -124,6 +126,8 @@ export const NavbarWidget: HeaderComponent = function NavbarWidget({ row }: { ro
         {/* with a menu below lg the languages are in it; without one they stay in the bar */}
         <LanguageSwitcher className={menu ? 'hidden lg:block' : undefined} />
         <HeaderItems className="hidden items-center gap-2 lg:flex" />
+        {/* the page's floating controls (the cart button): in the bar they cover nothing of the page; hidden while the menu covers the page */}
+        <FloatingSlot className={cn('ml-auto lg:ml-0', open && 'hidden')} />
         {menu && (
           <button
             ref={toggle}
