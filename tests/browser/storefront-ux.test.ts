@@ -7,13 +7,13 @@ import { DESKTOP, eventually, horizontalOverflow, PHONE, shown, startStorefront,
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** the boxes of the visible links and buttons under `scope`, named for the failure message */
+/** the boxes of the visible links, buttons and form fields under `scope`, named for the failure message */
 async function controls(scope: Locator): Promise<{ name: string; box: Box }[]> {
   const found: { name: string; box: Box }[] = [];
-  for (const control of await scope.locator('a, button').all()) {
+  for (const control of await scope.locator('a, button, input, select, textarea').all()) {
     const box = await control.boundingBox();
     if (!box || !box.width || !box.height || !(await control.isVisible())) continue;
-    found.push({ name: ((await control.getAttribute('aria-label')) ?? (await control.textContent()) ?? '').trim(), box });
+    found.push({ name: ((await control.getAttribute('aria-label')) || (await control.textContent())?.trim() || (await control.getAttribute('name')) || (await control.getAttribute('id')) || '').trim(), box });
   }
   return found;
 }
@@ -101,6 +101,30 @@ describe('storefront UX in Chromium, no payment provider', () => {
     const cartButton = (await phone.getByRole('button', { name: /^Open cart/ }).boundingBox())!;
     expect(overlap(phoneToast, cartButton)).toBe(false);
     await phone.close();
+  });
+
+  it('a toast over the open cart drawer covers none of its controls and stays readable: on its title bar on a phone, beside it at 1280 px', async () => {
+    for (const [viewport, label] of [[PHONE, '390'], [DESKTOP, '1280']] as const) {
+      const p = await site.open(viewport, `${label} drawer`, { signedIn: true });
+      await p.goto(server.url + '/ecommerce/products/landing-template', { waitUntil: 'networkidle' });
+      if (label === '390') await p.getByRole('button', { name: 'Add to cart' }).click();
+      await p.getByRole('button', { name: /^Open cart/ }).click();
+      const drawer = p.getByRole('dialog', { name: 'Cart' });
+      await shown(drawer.getByRole('button', { name: /^Checkout / }));
+      // the toast of the product added, then the one of a change made in the drawer
+      if (label === '1280') await drawer.getByRole('button', { name: 'Increase quantity of Landing template' }).click();
+      for (const step of ['added', 'changed']) {
+        const toast = await toastBox(p, 'Updated successfully');
+        await p.screenshot({ path: join(SCREENSHOTS, `ux-drawer-toast-${label}-${step}.png`) });
+        expect(await covered(drawer, toast), `${label} ${step}`).toEqual([]);
+        expect(toast.x >= 0 && toast.y >= 0 && toast.x + toast.width <= viewport.width && toast.y + toast.height <= viewport.height).toBe(true);
+        expect(toast.width).toBeGreaterThanOrEqual(240);
+        if (step === 'changed') break;
+        await p.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
+        await drawer.getByRole('button', { name: 'Increase quantity of Landing template' }).click();
+      }
+      await p.close();
+    }
   });
 
   it("the contact form's toast is at the bottom too, clear of the header", async () => {

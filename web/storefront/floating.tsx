@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { cn } from '../ui/cn.js';
 
@@ -11,7 +11,7 @@ import { cn } from '../ui/cn.js';
  * by PageView) with the room they take there, 20 px around them included: the dock is sticky to the viewport's
  * bottom, so they stop above the footer when the page ends. While one floats, scrolling to an element (keyboard
  * focus, an anchor, scrollIntoView) stops with the element above it (scroll-padding), and toasts on a phone rise above
- * it (shell.tsx).
+ * it (shell.tsx, useFloatingShown).
  */
 export const FLOATING_SPACE_PX = 96;
 
@@ -42,18 +42,29 @@ export function FloatingDock() {
 }
 
 let shown = 0;
+const watchers = new Set<() => void>();
 
 /** keeps scrolling from stopping an element under the floating controls while one is shown; returns the release */
 function reserveScrollRoom(): () => void {
   const root = document.documentElement;
-  if (shown++ === 0) root.style.scrollPaddingBottom = `${FLOATING_SPACE_PX}px`;
+  if (shown++ === 0) {
+    root.style.scrollPaddingBottom = `${FLOATING_SPACE_PX}px`;
+    for (const w of watchers) w();
+  }
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    if (--shown === 0) root.style.scrollPaddingBottom = '';
+    if (--shown === 0) {
+      root.style.scrollPaddingBottom = '';
+      for (const w of watchers) w();
+    }
   };
 }
+
+const watch = (changed: () => void) => (watchers.add(changed), () => void watchers.delete(changed));
+/** whether a control floats over the page's bottom right corner now (none does when the header has a slot for it) */
+export const useFloatingShown = () => useSyncExternalStore(watch, () => shown > 0, () => false);
 
 /**
  * Draws `children` (one control) in the header's slot when the page has one (`useInHeaderSlot` is then true); else
