@@ -132,4 +132,44 @@ describe('admin forms and keyboard in Chromium', () => {
     expect(consoleErrors).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
+
+  it("a date-only field (an attribute's Date) is typed and shown DD.MM.YYYY like its cell, sent and kept as YYYY-MM-DD, west and east of Greenwich", async () => {
+    const session = await page.context().storageState();
+    for (const [timezoneId, day] of [['America/Los_Angeles', '15'], ['Pacific/Kiritimati', '16']] as const) {
+      const zoned = await page.context().browser()!.newContext({ viewport: { width: 1400, height: 900 }, timezoneId, storageState: session });
+      const p = await zoned.newPage();
+      const sent: unknown[] = [];
+      p.on('request', (r) => r.url().includes('/api/ecommerce/attributes') && r.method() !== 'GET' && sent.push(r.postDataJSON()?.data?.date));
+      await p.goto(`${server.url}/admin/ecommerce/attributes`);
+      await p.locator('section[data-entity="ecommerce/attribute"]').getByRole('button', { name: 'Add new' }).first().click();
+      const date = p.getByRole('dialog').last().getByLabel('Date', { exact: true });
+      await shown(date);
+      expect(await date.getAttribute('placeholder')).toBe('DD.MM.YYYY');
+      await date.fill(`${day}.03.2026`);
+      await date.press('Tab');
+      await p.getByRole('dialog').last().getByRole('button', { name: 'Create' }).click();
+      await shown(p.getByText('Created successfully'));
+      expect(sent).toEqual([`2026-03-${day}`]);
+      const id = p.url().split('/').at(-1)!;
+      expect((await server.system('GET', `/api/ecommerce/attributes/${id}`)).body.data.date).toBe(`2026-03-${day}`);
+      // after a reload the form and the table's cell show the same day
+      await p.reload();
+      const form = p.getByRole('dialog', { name: /^Edit: Attribute/ });
+      const again = form.getByLabel('Date', { exact: true });
+      await shown(again);
+      expect(await again.inputValue()).toBe(`${day}.03.2026`);
+      await shown(p.locator('section[data-entity="ecommerce/attribute"]').getByText(`${day}.03.2026`));
+      // a day picked in the calendar is that day
+      await form.getByRole('button', { name: 'Choose date', exact: true }).click();
+      await p.getByRole('dialog', { name: 'Choose date', exact: true }).getByRole('button', { name: /March 20th, 2026/ }).click();
+      expect(await again.inputValue()).toBe('20.03.2026');
+      await p.keyboard.press('Escape');
+      await form.getByRole('button', { name: 'Update' }).click();
+      await shown(p.getByText('Updated successfully'));
+      expect(sent.at(-1)).toBe('2026-03-20');
+      expect((await server.system('GET', `/api/ecommerce/attributes/${id}`)).body.data.date).toBe('2026-03-20');
+      await p.screenshot({ path: join(SCREENSHOTS, `admin-date-field-${timezoneId.replace('/', '-')}.png`) });
+      await zoned.close();
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { DateTimePicker, formatDateTime, parseDateTime } from './date-time-picker.js';
+import { DateTimePicker, dayOf, formatDateTime, parseDate, parseDateTime } from './date-time-picker.js';
 
 afterEach(cleanup);
 
@@ -193,5 +193,48 @@ describe('DateTimePicker', () => {
     render(<DateTimePicker id="d" value={null} onChange={() => {}} disabled />);
     expect((screen.getByRole('textbox') as HTMLInputElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Choose date and time' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('DateTimePicker dateOnly (a date field)', () => {
+  function DayHost({ initial, onChange }: { initial?: string; onChange: (v: string | undefined) => void }) {
+    const [value, setValue] = useState<string | undefined>(initial);
+    return (
+      <>
+        <label htmlFor="due">Due</label>
+        <DateTimePicker dateOnly id="due" value={value} onChange={(v) => (onChange(v), setValue(v))} />
+      </>
+    );
+  }
+  const due = () => screen.getByLabelText('Due') as HTMLInputElement;
+
+  it('shows YYYY-MM-DD as DD.MM.YYYY and sends the day typed as YYYY-MM-DD, never moved by the time zone', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<DayHost initial="2026-03-01" onChange={onChange} />);
+    expect(due().value).toBe('01.03.2026');
+    expect(due().placeholder).toBe('DD.MM.YYYY');
+    await user.click(due());
+    await user.tab();
+    expect(onChange).not.toHaveBeenCalled();
+    await user.clear(due());
+    await user.type(due(), '31.12.0099{Enter}');
+    expect(onChange).toHaveBeenLastCalledWith('0099-12-31');
+    expect(due().value).toBe('31.12.0099');
+  });
+
+  it('refuses a time, another order or a day that does not exist, saying the form', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<DayHost onChange={onChange} />);
+    for (const text of ['15.03.2026 10:00', '2026-03-15', '03/15/2026', '29.02.2026']) {
+      await user.clear(due());
+      await user.type(due(), `${text}{Enter}`);
+      expect(due().getAttribute('aria-invalid'), text).toBe('true');
+    }
+    expect(onChange).not.toHaveBeenCalled();
+    expect(screen.getByText('Use DD.MM.YYYY')).toBeTruthy();
+    expect(parseDate('29.02.2024')?.getDate()).toBe(29);
+    expect(dayOf(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { DayPicker } from 'react-day-picker';
 import 'react-day-picker/style.css';
-import { CalendarClock } from 'lucide-react';
+import { Calendar, CalendarClock } from 'lucide-react';
 import { Button } from './button.js';
 import { cn } from './cn.js';
 import { Input } from './input.js';
@@ -9,6 +9,9 @@ import { Input } from './input.js';
 /** the one display and input format (spec section 9) */
 export const DATE_TIME_FORMAT = 'DD.MM.YYYY HH:mm';
 export const DATE_TIME_ERROR = `Use ${DATE_TIME_FORMAT}`;
+/** the same for a date alone (a manifest's `date` field, stored as YYYY-MM-DD) */
+export const DATE_FORMAT = 'DD.MM.YYYY';
+export const DATE_ERROR = `Use ${DATE_FORMAT}`;
 /** 00..23 */
 export const HOURS: readonly number[] = Array.from({ length: 24 }, (_, i) => i);
 /** 5-minute steps, 12 options: 00, 05, ..., 55 */
@@ -51,6 +54,28 @@ export function formatDateTime(date: Date): string {
   return `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${pad(date.getFullYear(), 4)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
+const STRICT_DATE = /^\d{2}\.\d{2}\.\d{4}$/;
+/** Parses exactly `DD.MM.YYYY` (a real calendar day) as that day's local midnight; anything else gives undefined */
+export function parseDate(text: string): Date | undefined {
+  return STRICT_DATE.test(text) ? parseDateTime(`${text} 00:00`) : undefined;
+}
+
+/** `DD.MM.YYYY` of a date's local day; an invalid Date gives '' */
+export function formatDate(date: Date): string {
+  return formatDateTime(date).slice(0, 10);
+}
+
+/** the local day of a date as the API's date-only value, `YYYY-MM-DD`: no time zone moves it */
+export function dayOf(date: Date): string {
+  return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** a `YYYY-MM-DD` value as that day's local midnight (never read as UTC, which is the day before west of Greenwich) */
+function fromDay(value: string | null | undefined): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value ?? '');
+  return m ? parseDateTime(`${m[3]}.${m[2]}.${m[1]} 00:00`) : undefined;
+}
+
 /** an ISO string (or nothing) as a Date, undefined when missing or unparsable */
 function toDate(value: string | null | undefined): Date | undefined {
   if (!value) return undefined;
@@ -61,10 +86,12 @@ function toDate(value: string | null | undefined): Date | undefined {
 export interface DateTimePickerProps {
   /** id of the text field, so that a <label htmlFor> names it */
   id: string;
-  /** an ISO date-time string */
+  /** an ISO date-time string; with `dateOnly` a date `YYYY-MM-DD` */
   value: string | null | undefined;
-  /** an ISO string (Date#toISOString), or undefined when cleared */
+  /** an ISO string (Date#toISOString), with `dateOnly` the day picked as `YYYY-MM-DD`; undefined when cleared */
   onChange: (value: string | undefined) => void;
+  /** a date alone: typed `DD.MM.YYYY`, the panel a calendar only, the value `YYYY-MM-DD` as is (no time zone) */
+  dateOnly?: boolean;
   disabled?: boolean;
   /** told whether the typed text is refused, at once (a form blocks saving while it is) */
   onValidityChange?: (invalid: boolean) => void;
@@ -75,9 +102,12 @@ export interface DateTimePickerProps {
  * with a calendar, 24 hour buttons and 12 minute buttons (5-minute steps). Escape or a click
  * outside closes the panel and focus returns to the button that opened it.
  */
-export function DateTimePicker({ id, value, onChange, disabled, onValidityChange }: DateTimePickerProps) {
-  const current = toDate(value);
-  const shown = current ? formatDateTime(current) : '';
+export function DateTimePicker({ id, value, onChange, disabled, onValidityChange, dateOnly }: DateTimePickerProps) {
+  const current = dateOnly ? fromDay(value) : toDate(value);
+  const format = dateOnly ? formatDate : formatDateTime;
+  const valueOf = (date: Date | undefined) => date && (dateOnly ? dayOf(date) : date.toISOString());
+  const choose = dateOnly ? 'Choose date' : 'Choose date and time';
+  const shown = current ? format(current) : '';
   const [text, setText] = useState(shown);
   const [invalid, setInvalidState] = useState(false);
   const validity = useRef(onValidityChange);
@@ -110,17 +140,17 @@ export function DateTimePicker({ id, value, onChange, disabled, onValidityChange
   }, [open]);
 
   const emit = (date: Date | undefined) => {
-    setText(date ? formatDateTime(date) : '');
+    setText(date ? format(date) : '');
     setInvalid(false);
-    const iso = date?.toISOString();
-    if (iso !== current?.toISOString()) onChange(iso);
+    const next = valueOf(date);
+    if (next !== valueOf(current)) onChange(next);
   };
 
   const commit = () => {
     const typed = text.trim();
     if (typed === shown) return setInvalid(false); // unchanged: keep the stored value (and its seconds) as is
     if (typed === '') return emit(undefined);
-    const parsed = parseDateTime(typed);
+    const parsed = (dateOnly ? parseDate : parseDateTime)(typed);
     if (parsed) emit(parsed);
     else setInvalid(true);
   };
@@ -156,6 +186,7 @@ export function DateTimePicker({ id, value, onChange, disabled, onValidityChange
     emit(d);
   };
   const setDay = (day: Date) => {
+    if (dateOnly) return emit(day);
     const time = base();
     const d = new Date(day);
     d.setHours(time.getHours(), time.getMinutes(), 0, 0);
@@ -191,7 +222,7 @@ export function DateTimePicker({ id, value, onChange, disabled, onValidityChange
           id={id}
           value={text}
           disabled={disabled}
-          placeholder={DATE_TIME_FORMAT}
+          placeholder={dateOnly ? DATE_FORMAT : DATE_TIME_FORMAT}
           inputMode="numeric"
           autoComplete="off"
           aria-invalid={invalid || undefined}
@@ -210,7 +241,7 @@ export function DateTimePicker({ id, value, onChange, disabled, onValidityChange
           variant="outline"
           size="icon"
           disabled={disabled}
-          aria-label="Choose date and time"
+          aria-label={choose}
           aria-haspopup="dialog"
           aria-expanded={open}
           aria-controls={open ? panelId : undefined}
@@ -220,19 +251,19 @@ export function DateTimePicker({ id, value, onChange, disabled, onValidityChange
           }}
           className="shrink-0"
         >
-          <CalendarClock aria-hidden className="h-4 w-4" />
+          {dateOnly ? <Calendar aria-hidden className="h-4 w-4" /> : <CalendarClock aria-hidden className="h-4 w-4" />}
         </Button>
       </div>
       {invalid && (
         <p id={errorId} className="text-xs text-red-600">
-          {DATE_TIME_ERROR}
+          {dateOnly ? DATE_ERROR : DATE_TIME_ERROR}
         </p>
       )}
       {open && (
         <div
           id={panelId}
           role="dialog"
-          aria-label="Choose date and time"
+          aria-label={choose}
           data-escape-layer=""
           onKeyDown={onPanelKeyDown}
           className="absolute left-0 top-full z-50 mt-1 flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-lg"
@@ -250,14 +281,14 @@ export function DateTimePicker({ id, value, onChange, disabled, onValidityChange
               className="text-sm"
               style={CALENDAR_THEME}
             />
-            <div className="flex w-56 flex-col gap-2">
+            {!dateOnly && <div className="flex w-56 flex-col gap-2">
               <div role="group" aria-label="Hour" className="grid grid-cols-6 gap-1">
                 {HOURS.map((h) => timeButton(h, current?.getHours() === h, () => setHour(h)))}
               </div>
               <div role="group" aria-label="Minute" className="grid grid-cols-6 gap-1">
                 {MINUTES.map((m) => timeButton(m, current?.getMinutes() === m, () => setMinute(m)))}
               </div>
-            </div>
+            </div>}
           </div>
           <div className="flex justify-end gap-2">
             <Button variant="ghost" size="sm" onClick={() => { emit(undefined); close(); }}>

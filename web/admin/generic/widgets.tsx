@@ -98,7 +98,11 @@ export const widgets: RegistryWidgetsType = {
   datetime: (p: WidgetProps) => (
     <DateTimePicker id={p.id} value={p.value} disabled={p.disabled || p.readonly} onChange={(v) => p.onChange(v)} onValidityChange={(bad) => ctxOf(p).setInvalid?.(nameOf(p), bad)} />
   ),
-  date: ({ id, value, onChange, disabled, rawErrors }: WidgetProps) => <Input id={id} type="date" value={value ?? ''} disabled={disabled} aria-invalid={invalid(rawErrors)} onChange={(e) => onChange(empty(e.target.value))} />,
+  // the same picker as a date-time's, for a day alone: shown DD.MM.YYYY like the table, stored YYYY-MM-DD as the API has it
+  // (the native date input showed the browser's own order, 03/15/2026 in en-US, beside the table's 15.03.2026)
+  date: (p: WidgetProps) => (
+    <DateTimePicker dateOnly id={p.id} value={p.value} disabled={p.disabled || p.readonly} onChange={(v) => p.onChange(v)} onValidityChange={(bad) => ctxOf(p).setInvalid?.(nameOf(p), bad)} />
+  ),
   richText: ({ id, value, onChange, disabled, label }: WidgetProps) => <RichTextEditor id={id} value={value ?? ''} disabled={disabled} label={label} onChange={onChange} />,
   file: FileWidget,
   reference: function ReferenceWidget({ id, value, onChange, disabled, options, rawErrors }: WidgetProps) {
@@ -251,10 +255,10 @@ export function FieldTemplate({ id, label, required, children, rawErrors, rawHel
   if (hidden) return <div className="hidden">{children}</div>;
   if (id === 'root') return <>{children}</>;
   const widget = uiSchema?.['ui:widget'];
-  // the date-time picker and the JSON editor say their own error beside the field (the form only blocks saving)
+  // the date and date-time pickers and the JSON editor say their own error beside the field (the form only blocks saving)
   // a server cause names the field by its label ('URL is already taken'), not its raw name ('url …')
   const name = fieldPathId?.path?.at(-1);
-  const errors = [...new Set((rawErrors ?? []).filter((e) => !((widget === 'datetime' || uiSchema?.['ui:field'] === 'json') && e === DATE_TIME_ERROR)).map((e) => causeInWords(e, typeof name === 'string' ? name : undefined, label)))];
+  const errors = [...new Set((rawErrors ?? []).filter((e) => !((widget === 'datetime' || widget === 'date' || uiSchema?.['ui:field'] === 'json') && e === DATE_TIME_ERROR)).map((e) => causeInWords(e, typeof name === 'string' ? name : undefined, label)))];
   const help = typeof schema.description === 'string' ? schema.description : undefined;
   return (
     <div className="flex flex-col gap-1" data-field-invalid={errors.length ? 'true' : undefined}>
