@@ -108,8 +108,15 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
     if (config.debug) body.stack = (err as Error).stack;
     return c.json(body, 500);
   });
-  app.notFound((c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}`, status: 404 }, 404));
   let matcher: ReturnType<typeof routeMatcher> | undefined;
+  // an API path that takes other methods (PUT of a row, DELETE of a declared route that only reads): 405 with what it
+  // takes, as OPTIONS says below; a path no route answers is a 404
+  app.notFound((c) => {
+    const methods = c.req.path.startsWith('/api/') ? (matcher ??= routeMatcher(app.routes, model)).allowed(c.req.path) : [];
+    if (!methods.length) return c.json({ message: `Not found: ${c.req.method} ${c.req.path}`, status: 404 }, 404);
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    return c.json({ message: `Method not allowed: ${c.req.method} ${c.req.path} takes ${allow}`, status: 405 }, 405, { allow });
+  });
   // OPTIONS of an API path (other than an allowed origin's CORS preflight, answered above): the methods the path
   // takes, for anyone (the shape of the API is no secret: the OpenAPI document is open too); a path no route answers is a 404
   app.options('/api/*', (c) => {

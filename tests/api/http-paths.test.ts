@@ -51,6 +51,23 @@ describe('HTTP methods of API paths', () => {
     }
   });
 
+  it('a method a path does not take is a 405 naming the ones it takes, to anyone; a path no route answers stays 404', async () => {
+    const id = await firstProduct();
+    for (const headers of [{}, { 'x-rbac-secret-key': KEY }] as Record<string, string>[]) {
+      for (const [method, path, allow] of [['PUT', `${P}/${id}`, 'GET, HEAD, PATCH, DELETE, OPTIONS'], ['POST', `${P}/${id}`, 'GET, HEAD, PATCH, DELETE, OPTIONS'], ['PUT', P, 'GET, HEAD, POST, OPTIONS'], ['PUT', '/api/rbac/subjects/authentication/me', 'GET, HEAD, OPTIONS']]) {
+        const r = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: '{"data":{}}' });
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(r.headers.get('allow'), `${method} ${path}`).toBe(allow);
+        expect(await r.json()).toEqual({ message: `Method not allowed: ${method} ${path} takes ${allow}`, status: 405 });
+      }
+    }
+    for (const path of ['/api/nothing-here', '/api/ecommerce/nothing/x']) {
+      const r = await fetch(base + path, { method: 'PUT' });
+      expect(r.status, path).toBe(404);
+      expect(r.headers.get('allow')).toBeNull();
+    }
+  });
+
   it('a trailing slash is the same path: every method answers as it does without it', async () => {
     const send = async (method: string, path: string, data?: unknown) => {
       const r = await fetch(base + path, { method, headers: { 'x-rbac-secret-key': KEY, ...(data !== undefined && { 'content-type': 'application/json' }) }, body: data === undefined ? undefined : JSON.stringify({ data }) });
