@@ -150,7 +150,9 @@ describe('admin forms and keyboard in Chromium', () => {
       await p.getByRole('dialog').last().getByRole('button', { name: 'Create' }).click();
       await shown(p.getByText('Created successfully'));
       expect(sent).toEqual([`2026-03-${day}`]);
-      const id = p.url().split('/').at(-1)!;
+      // the admin then opens the new row's edit dialog at its own address: wait for it, not for a time
+      await p.waitForURL(/\/admin\/ecommerce\/attributes\/[0-9a-f-]{36}(\?.*)?$/);
+      const id = new URL(p.url()).pathname.split('/').at(-1)!;
       expect((await server.system('GET', `/api/ecommerce/attributes/${id}`)).body.data.date).toBe(`2026-03-${day}`);
       // after a reload the form and the table's cell show the same day
       await p.reload();
