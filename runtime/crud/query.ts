@@ -5,6 +5,7 @@ import {
 import type { Entity, Field, Model } from '../../engine/model.js';
 import { DATE_RULE, DATETIME_RULE, fieldTypes, isUuidField, type Dialect } from '../../engine/fields/index.js';
 import { badRequest, type Cause } from '../http/errors.js';
+import { integerParam, parameterError } from '../http/query-params.js';
 import type { Drizzle } from '../db/index.js';
 import { SQLITE_LOWER } from '../db/sqlite.js';
 
@@ -212,11 +213,8 @@ function orderOf(entity: Entity, model: Model, table: Drizzle, dialect: Dialect,
 }
 
 function intParam(raw: unknown, name: string, min: number, max: number, fallback: number) {
-  if (raw === undefined || raw === '') return fallback;
-  const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw badRequest(`${name} must be an integer from ${min} to ${max}`, [{ message: `${name} must be an integer from ${min} to ${max}`, field: name, rule: 'range' }]);
-  }
+  const n = integerParam(raw, name, min, max, fallback);
+  if (typeof n !== 'number') throw parameterError([n]);
   return n;
 }
 

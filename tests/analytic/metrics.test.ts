@@ -84,7 +84,11 @@ for (const d of DIALECTS) {
       analytics().record('payment', { dimension: 'eur', value: 10, at: yesterday });
       await analytics().flush();
       expect((await t.call('GET', '/api/analytic/dashboard', undefined, { auth: false })).status).toBe(401);
-      expect((await t.call('GET', '/api/analytic/dashboard?days=0')).status).toBe(400);
+      for (const days of ['0', '367', '7.5', 'week']) {
+        const refused = await t.call('GET', `/api/analytic/dashboard?days=${days}`);
+        expect(refused.status, days).toBe(400);
+        expect(refused.body.cause, days).toEqual([{ field: 'days', rule: 'range', message: 'days must be an integer from 1 to 366' }]);
+      }
       // days= (empty, as a form with the field left blank sends it) is the default 30
       expect((await t.call('GET', '/api/analytic/dashboard?days=')).body.data.days).toHaveLength(30);
       const r = await t.call('GET', '/api/analytic/dashboard?days=7');

@@ -145,6 +145,9 @@ for (const d of DIALECTS) {
       const snapshot = async () => JSON.stringify((await t.call('GET', shopPath(owner.id, '/orders?type=all'))).body.data);
       const before = await snapshot();
       const orders = await count(ORDERS);
+      const badType = await owner.call('GET', shopPath(owner.id, '/orders?type=paid'));
+      expect(badType.status).toBe(400);
+      expect(badType.body.cause).toEqual([{ field: 'type', rule: 'enum', message: 'type must be one of: cart, history, all' }]);
 
       const attempts: [string, string, unknown?][] = [
         ['POST', shopPath(owner.id, '/orders'), { data: { productId: c.pen.id } }],

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { and, eq, gte, inArray } from 'drizzle-orm';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
+import { readQuery } from '../../../runtime/http/query-params.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { dayOf } from './recorder.js';
 
@@ -57,8 +58,8 @@ async function requirePermission(ctx: PluginContext, c: Context) {
 export function analyticRoutes(app: Hono, ctx: PluginContext) {
   app.get('/api/analytic/dashboard', async (c) => {
     await requirePermission(ctx, c);
-    const n = Number(c.req.query('days') || 30); // days= (empty) is the default, like no days at all
-    if (!Number.isInteger(n) || n < 1 || n > 366) throw badRequest('days must be a whole number from 1 to 366', [{ field: 'days', rule: 'range', message: 'days must be from 1 to 366' }]);
+    // days= (empty, a form's blank field) is the default, like no days at all
+    const n = readQuery(c.req.query(), { days: { kind: 'int', min: 1, max: 366, fallback: 30 } }).days;
     const days = lastDays(n);
     const rows = await metricsSince(ctx, ['page-view', 'sign-up', 'add-to-cart', 'checkout', 'payment'], days[0]);
     const of = (name: string) => rows.filter((r) => r.name === name);

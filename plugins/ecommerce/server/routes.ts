@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { and, eq } from 'drizzle-orm';
 import { isPrivileged } from '../../../runtime/http/access.js';
 import { HttpError, badRequest, notFound } from '../../../runtime/http/errors.js';
+import { readQuery } from '../../../runtime/http/query-params.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import type { BillingService } from '../../billing/server/index.js';
@@ -64,8 +65,7 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
    */
   app.get(`${SUBJECT}/orders`, async (c) => {
     const subjectId = await subjectOf(c);
-    const type = c.req.query('type') ?? 'cart';
-    if (type !== 'cart' && type !== 'history' && type !== 'all') throw badRequest('type must be cart, history or all', [{ field: 'type', rule: 'enum', message: 'type must be one of: cart, history, all' }]);
+    const { type } = readQuery(c.req.query(), { type: { kind: 'oneOf', values: ['cart', 'history', 'all'], fallback: 'cart' } });
     const where = type === 'all' ? undefined : type === 'cart' ? and(eq(o.type, 'cart'), eq(o.status, 'new')) : eq(o.type, 'history');
     return c.json({ data: await orders.views(await orders.idsOf(subjectId, where)) });
   });

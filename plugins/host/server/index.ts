@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
 import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { seedFile } from '../../../runtime/seed-file.js';
-import { HttpError, badRequest, type Cause } from '../../../runtime/http/errors.js';
-import { UUID_RE, UUID_RULE } from '../../../engine/fields/index.js';
+import { HttpError, badRequest } from '../../../runtime/http/errors.js';
+import { readQuery, type QueryParam } from '../../../runtime/http/query-params.js';
 import { ROWS_SHOWN } from '../../../web/storefront/paging.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
 import { allUrls, decodedSegments, findBySegments, findByUrl, pageUrlProblem } from './pages.js';
@@ -56,8 +56,7 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   discoveryRoutes(app, ctx);
   const base = '/api/host/pages';
   app.get(`${base}/find-by-url`, async (c) => {
-    const url = c.req.query('url');
-    if (!url) throw badRequest('url is required', [{ field: 'url', rule: 'required', message: 'url is required' }]);
+    const { url } = readQuery(c.req.query(), { url: { kind: 'text', required: true } });
     const found = await findByUrl(ctx, url);
     if (!found) throw new HttpError(404, `No page for ${url.slice(0, 200)}`);
     return c.json({ data: found.page });
@@ -68,23 +67,8 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
    * page data's `<relation>$more` and the row that has it, `offset` counts the relation's rows already shown.
    */
   app.get(`${base}/rows`, async (c) => {
-    const q = c.req.query();
-    const problems: Cause[] = [];
-    for (const field of ['url', 'at', 'row', 'relation'] as const) if (!q[field]) problems.push({ field, rule: 'required', message: `${field} is required` });
-    if (q.url && !q.url.startsWith('/')) problems.push({ field: 'url', rule: 'format', message: 'url must be a path starting with /' });
-    if (q.row && !UUID_RE.test(q.row)) problems.push({ field: 'row', rule: 'format', message: `row ${UUID_RULE}` });
-    const int = (field: 'offset' | 'limit', fallback: number, min: number, max: number) => {
-      const raw = q[field];
-      if (raw === undefined) return fallback;
-      const n = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-      if (!(n >= min && n <= max)) problems.push({ field, rule: 'range', message: `${field} must be a whole number from ${min} to ${max}` });
-      return n;
-    };
-    const offset = int('offset', 0, 0, 1_000_000);
-    const limit = int('limit', ROWS_SHOWN, 1, MAX_ROWS);
-    for (const field of Object.keys(q)) if (!ROWS_QUERY.has(field)) problems.push({ field, rule: 'unknown', message: `${field} is not a parameter of this route` });
-    if (problems.length) throw badRequest(problems.length === 1 ? problems[0].message : `${problems.length} parameters are wrong`, problems);
-    const found = await storefrontOf(ctx).rows(q.url, { at: q.at, row: q.row, relation: q.relation, offset, limit });
+    const q = readQuery(c.req.query(), ROWS_QUERY, { strict: true });
+    const found = await storefrontOf(ctx).rows(q.url, q);
     if (!found) throw new HttpError(404, `The page ${q.url.slice(0, 200)} shows no relation ${q.relation.slice(0, 100)} of row ${q.row} a page at a time`);
     // { data: { rows, total } }, as JSON bytes the page cache keeps
     return new Response(found, { headers: { 'content-type': 'application/json' } });
@@ -92,12 +76,7 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
   // { data: { urls: [{ url, segments }] } }: the shape the spec's clients read (data.urls[].url)
   app.get(`${base}/urls`, async (c) => c.json({ data: { urls: await allUrls(ctx) } }));
   app.get(`${base}/url-segment-value`, async (c) => {
-    const url = c.req.query('url');
-    const segment = c.req.query('segment');
-    if (!url || !segment) {
-      const missing = [...(url ? [] : ['url']), ...(segment ? [] : ['segment'])];
-      throw badRequest(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required`, missing.map((field) => ({ field, rule: 'required', message: `${field} is required` })));
-    }
+    const { url, segment } = readQuery(c.req.query(), { url: { kind: 'text', required: true }, segment: { kind: 'text', required: true } });
     const found = await findByUrl(ctx, url);
     if (!found) throw new HttpError(404, `No page for ${url.slice(0, 200)}`);
     const key = segment.replace(/^\[|\]$/g, '');
@@ -146,7 +125,15 @@ function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
 
 /** the most rows one call of GET /api/host/pages/rows answers */
 const MAX_ROWS = 100;
-const ROWS_QUERY = new Set(['url', 'at', 'row', 'relation', 'offset', 'limit']);
+/** GET /api/host/pages/rows's parameters */
+const ROWS_QUERY = {
+  url: { kind: 'text', required: true, path: true },
+  at: { kind: 'text', required: true },
+  row: { kind: 'text', required: true, uuid: true },
+  relation: { kind: 'text', required: true },
+  offset: { kind: 'int', min: 0, max: 1_000_000, fallback: 0 },
+  limit: { kind: 'int', min: 1, max: MAX_ROWS, fallback: ROWS_SHOWN },
+} as const satisfies Record<string, QueryParam>;
 
 const made = new WeakMap<PluginContext, Storefront>();
 /**
