@@ -121,7 +121,8 @@ export function useShowMore<T>(items: T[], step = CARDS_SHOWN) {
   const focusFrom = useRef<number | undefined>(undefined);
   useEffect(() => {
     if (focusFrom.current === undefined) return;
-    const item = listRef.current?.children[focusFrom.current] as HTMLElement | undefined;
+    // the list's items by place (a list drawn in several parts, a masonry's batches, holds them a level deeper)
+    const item = listRef.current?.querySelectorAll<HTMLElement>('[role="listitem"]')[focusFrom.current];
     focusFrom.current = undefined;
     const target = item?.querySelector<HTMLElement>('a[href], button') ?? item;
     target?.focus();
@@ -165,7 +166,7 @@ export function useShowMore<T>(items: T[], step = CARDS_SHOWN) {
         </button>
       </div>
     ) : null;
-  return { shown: all.length > count ? all.slice(0, count) : all, more, listRef };
+  return { shown: all.length > count ? all.slice(0, count) : all, more, listRef, step };
 }
 
 /** the row the page is about (params['blog.article'], …) if there is one, else the widget's first */

@@ -173,7 +173,7 @@ describe('ecommerce categories and stores', () => {
     show(widget('category-overview-default'), page('en', { 'ecommerce.category': category }));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Templates');
     expect(screen.getByText('Ready-made site templates')).toBeTruthy();
-    expect(screen.getByRole('list').className).toContain('lg:columns-3');
+    expect(screen.getByRole('list').firstElementChild!.className).toContain('lg:columns-3');
     expect(screen.getAllByRole('listitem')).toHaveLength(2);
   });
 
@@ -184,8 +184,14 @@ describe('ecommerce categories and stores', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(24);
     expect(screen.queryByText('Product 24')).toBeNull();
     const more = screen.getByRole('button', { name: 'Show 6 more of 6' });
+    const firstBox = screen.getByRole('list').firstElementChild!;
     await userEvent.setup().click(more);
     expect(screen.getAllByRole('listitem')).toHaveLength(30);
+    // the masonry's new cards are a box of their own after the first: the 24 seen stay in their columns
+    const boxes = [...screen.getByRole('list').children];
+    expect(boxes.map((b) => b.querySelectorAll('[role="listitem"]').length)).toEqual([24, 6]);
+    expect(boxes[0]).toBe(firstBox);
+    expect(boxes[1].className).toContain('lg:columns-3');
     expect(screen.queryByRole('button', { name: /^Show/ })).toBeNull();
     expect(document.activeElement?.closest('[role="listitem"]')?.textContent).toContain('Product 24');
   });

@@ -60,16 +60,26 @@ export function ProductCard({ product, className }: { product: Expanded; classNa
   );
 }
 
-/** products as a masonry-ish grid (CSS columns) of cards */
+/**
+ * products as a masonry-ish grid (CSS columns) of cards. Each batch 'Show more' adds is a masonry of its own below the
+ * last: CSS columns balance every card of one box, so cards added to the same box moved the ones already seen from
+ * column to column (a reader lost their place, and the new cards were spread among the old instead of after them).
+ */
 export function ProductMasonry({ products, label }: { products: Expanded[]; label: string }) {
-  const { shown, more, listRef } = useShowMore(products);
+  const { shown, more, listRef, step } = useShowMore(products);
   if (!products.length) return null;
+  const batches: Expanded[][] = [];
+  for (let at = 0; at < shown.length; at += step) batches.push(shown.slice(at, at + step));
   return (
     <>
-      <div ref={listRef} role="list" aria-label={label} className="columns-1 gap-6 md:columns-2 lg:columns-3">
-        {shown.map((p) => (
-          <div role="listitem" key={p.id} className="mb-6 break-inside-avoid">
-            <ProductCard product={p} />
+      <div ref={listRef} role="list" aria-label={label}>
+        {batches.map((batch, i) => (
+          <div key={i} role="none" className="columns-1 gap-6 md:columns-2 lg:columns-3">
+            {batch.map((p) => (
+              <div role="listitem" key={p.id} className="mb-6 break-inside-avoid">
+                <ProductCard product={p} />
+              </div>
+            ))}
           </div>
         ))}
       </div>
