@@ -107,6 +107,13 @@ for (const d of DIALECTS) {
       expect((await t.call('GET', '/api/file-storage/files/count')).body.data).toBe(before + 1);
       const order = (await t.call('POST', '/api/ecommerce/orders', { data: {} })).body.data;
       expect((await t.app.request(`/api/file-storage/files/opengraph-image?entity=ecommerce/order&id=${order.id}`)).status).toBe(400);
+      // each wrong parameter named, with its rule
+      const refused = await t.app.request('/api/file-storage/files/opengraph-image?id=42');
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).cause).toEqual([
+        { field: 'entity', rule: 'required', message: 'entity is required' },
+        { field: 'id', rule: 'format', message: 'id must be a UUID' },
+      ]);
     });
   });
 }

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Hono } from 'hono';
 import { eq, like } from 'drizzle-orm';
 import { createElement } from 'react';
-import { UUID_RE } from '../../../../engine/fields/index.js';
 import { readBody } from '../../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../../runtime/crud/validate.js';
 import { HttpError, badRequest } from '../../../../runtime/http/errors.js';
+import { readQuery } from '../../../../runtime/http/query-params.js';
 import { renderImage } from '../../../../runtime/image.js';
 import type { PluginContext } from '../../../../runtime/plugin.js';
 import type { FileStorageService } from '../store.js';
@@ -119,10 +119,8 @@ export function generateRoutes(app: Hono, ctx: PluginContext, service: () => Fil
    * the stored image of the row as it is now, rendering it first when there is none (limited per address).
    */
   app.get('/api/file-storage/files/opengraph-image', async (c) => {
-    const entity = c.req.query('entity') ?? '';
-    const id = (c.req.query('id') ?? '').toLowerCase();
-    if (!UUID_RE.test(id)) throw badRequest('id must be a UUID', [{ field: 'id', rule: 'format', message: 'id must be a UUID' }]);
-    const { row } = await gen.imageOf(OG_VARIANT, entity, id, c.req.query('language') ?? ctx.model.defaultLanguage, () => limited(c));
+    const q = readQuery(c.req.query(), { entity: { kind: 'text', required: true }, id: { kind: 'text', required: true, uuid: true }, language: { kind: 'text' } });
+    const { row } = await gen.imageOf(OG_VARIANT, q.entity, q.id.toLowerCase(), q.language ?? ctx.model.defaultLanguage, () => limited(c));
     const url = service().publicUrl(row.file as string);
     return c.redirect(url.startsWith('/') ? `${ctx.config.publicUrl}${url}` : url, 302);
   });
