@@ -24,10 +24,14 @@ export interface RateLimits {
 
 export const DEFAULT_LIMITS: RateLimits = { perAddress: { points: 30, duration: 60 }, perAccount: { points: 5, duration: 60 } };
 
-/** the client address: the socket's, or the first X-Forwarded-For hop when TRUST_PROXY=true */
+/**
+ * The client address: the socket's, or with TRUST_PROXY=true the last X-Forwarded-For hop — the address the proxy in
+ * front of this server saw and appended. Every earlier hop is whatever the client sent (a proxy keeps it and appends),
+ * so taking the first let each request name a new address and step around every per-address limit.
+ */
 export function clientAddress(c: Context, config: Config): string {
   if (config.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   try {

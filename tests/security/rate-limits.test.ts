@@ -57,5 +57,16 @@ for (const store of ['memory', ...(process.env.REDIS_URL || process.env.CI ? ['r
       for (let i = 0; i < 4; i++) wallet.push((await t.anon('POST', ROUTES.wallet, { data: { address: '0x000000000000000000000000000000000000dEaD', message: `attempt ${i} padding`, signature: '0x00' } }, from(`10.3.3.${i}`))).status);
       expect(wallet).toEqual([400, 400, 400, 429]);
     });
+
+    it('behind a proxy that appends to X-Forwarded-For, the hops the client wrote itself do not rotate its address', async () => {
+      // a standard proxy (nginx $proxy_add_x_forwarded_for, load balancers) keeps what the client sent and appends the
+      // address it saw: only the last hop is the proxy's word, every earlier one is the client's to invent
+      const t = await boot();
+      const statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push((await t.anon('POST', ROUTES.forgot, { data: { email: `spoof${i}@example.com` } }, from(`198.51.100.${i}, 10.4.4.4`))).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+      // another client behind the same proxy has its own budget
+      expect((await t.anon('POST', ROUTES.forgot, { data: { email: 'spoof0@example.com' } }, from('198.51.100.0, 10.4.4.5'))).status).toBe(200);
+    });
   });
 }
