@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import ipaddr from 'ipaddr.js';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { inClusterWorker } from '../cluster.js';
 import type { Redis } from 'ioredis';
@@ -39,6 +40,22 @@ export function clientAddress(c: Context, config: Config): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** the client as per-address limits count it (clientAddress grouped by clientOf) */
+export const clientKey = (c: Context, config: Config): string => clientOf(clientAddress(c, config));
+
+/**
+ * One client per address as limits count them: an IPv4 address as itself (IPv4-mapped IPv6 read as IPv4), an IPv6
+ * address as its /64 — what an ISP or cloud host gives one customer, who could otherwise step through 2^64 addresses
+ * of their own, each a fresh budget. Anything else (no address) as written.
+ */
+export function clientOf(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts;
+  return `${parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
 }
 
 let redis: Redis | undefined;
@@ -89,7 +106,7 @@ export function createRateLimiter(config: Config, limits: RateLimits, prefix: st
   const byAccount = counter(config, `${prefix}:account`, limits.perAccount);
 
   return async function limit(c: Context, action: string, account?: string) {
-    const address = clientAddress(c, config);
+    const address = clientKey(c, config);
     await consume([[byAddress, `${action}:${address}`], ...(account ? [[byAccount, `${action}:${account.toLowerCase()}`] as [RateLimiterAbstract, string]] : [])]);
   };
 }
@@ -103,7 +120,7 @@ export type AddressLimiter = (c: Context) => Promise<void>;
  */
 export function addressLimiter(config: Config, name: string, limit: Limit): AddressLimiter {
   const limiter = counter(config, `rl:${name}`, limit);
-  return (c) => consume([[limiter, clientAddress(c, config)]]);
+  return (c) => consume([[limiter, clientKey(c, config)]]);
 }
 
 export async function closeRateLimitStore() {

@@ -68,5 +68,19 @@ for (const store of ['memory', ...(process.env.REDIS_URL || process.env.CI ? ['r
       // another client behind the same proxy has its own budget
       expect((await t.anon('POST', ROUTES.forgot, { data: { email: 'spoof0@example.com' } }, from('198.51.100.0, 10.4.4.5'))).status).toBe(200);
     });
+
+    it('an IPv6 client is one address across its /64: stepping through the addresses of its own network does not reset a limit', async () => {
+      // an ISP or a cloud host hands each customer a /64 (2^64 addresses): counted one by one, any of them was a new client
+      const t = await boot();
+      const statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push((await t.anon('POST', ROUTES.forgot, { data: { email: `six${i}@example.com` } }, from(`2001:db8:1:2:${i.toString(16)}::${i + 1}`))).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+      // the same network in another spelling, and an IPv4 address written as IPv4-mapped IPv6, are the same clients
+      expect((await t.anon('POST', ROUTES.forgot, { data: { email: 'six0@example.com' } }, from('2001:0DB8:0001:0002:ffff:ffff:ffff:ffff'))).status).toBe(429);
+      for (let i = 0; i < 6; i++) await t.anon('POST', ROUTES.forgot, { data: { email: `four${i}@example.com` } }, from('10.5.5.5'));
+      expect((await t.anon('POST', ROUTES.forgot, { data: { email: 'four0@example.com' } }, from('::ffff:10.5.5.5'))).status).toBe(429);
+      // another /64 has its own budget
+      expect((await t.anon('POST', ROUTES.forgot, { data: { email: 'six0@example.com' } }, from('2001:db8:1:3::1'))).status).toBe(200);
+    });
   });
 }

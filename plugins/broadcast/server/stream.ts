@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HttpError } from '../../../runtime/http/errors.js';
 import { isPrivileged, type Caller } from '../../../runtime/http/access.js';
-import { clientAddress } from '../../../runtime/http/rate-limit.js';
+import { clientKey } from '../../../runtime/http/rate-limit.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { EventBus } from '../../../runtime/events.js';
 import { wireOf, type RevalidationEvent } from './revalidation.js';
@@ -43,7 +43,7 @@ export function eventStreamRoute(app: Hono, ctx: PluginContext, bus: () => Event
   const heartbeat = options.heartbeatMs ?? 25_000;
   const perAddress = options.perAddress ?? 20;
   app.get('/api/broadcast/events', async (c) => {
-    const address = clientAddress(c, ctx.config);
+    const address = clientKey(c, ctx.config);
     if ((open.get(address) ?? 0) >= perAddress) throw new HttpError(429, `At most ${perAddress} event streams per client`, undefined, { 'retry-after': '30' });
     const caller = await ctx.caller(c);
     const hears = audience(ctx, c, caller);
