@@ -173,6 +173,21 @@ export interface DevServerOptions {
   port?: number;
 }
 
+/**
+ * What Vite's dev middleware may serve at /@fs/<absolute path>: the code the admin and the storefront import (web,
+ * engine, plugins, runtime), the dependencies and this server's own pre-bundled ones — never the rest of the project.
+ * Vite's default is the whole workspace, so the SQLite database at ./data/app.db, every upload under ./data/files and
+ * anything else kept beside the code went to any visitor of `npm start` (which listens on 0.0.0.0). Databases are
+ * refused by name as well, wherever DATABASE_URL puts them, with Vite's own defaults (.env, keys, .git).
+ */
+export function devServedFiles(root: string, cacheDir: string): { strict: true; allow: string[]; deny: string[] } {
+  return {
+    strict: true,
+    allow: [...['web', 'engine', 'plugins', 'runtime', 'node_modules'].map((dir) => join(root, dir)), cacheDir],
+    deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/*.{db,sqlite,sqlite3}', '**/*.{db,sqlite,sqlite3}-{wal,shm,journal}'],
+  };
+}
+
 export async function mountWeb(app: Hono, root: string, mode: WebMode, storefront?: StorefrontRenderer, dev: DevServerOptions = {}): Promise<() => Promise<void>> {
   if (mode === 'off') return async () => undefined;
   pagePolicy(app, mode);
@@ -191,10 +206,15 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode, storefron
   // not awaited: the server listens (and serves the API) at once, and Vite starts once it does (or on the first web
   // request, whichever is first), so that loading it does not hold the listening up; web requests wait for it
   let started: ReturnType<typeof startVite> | undefined;
+  const cacheDir = join(root, '.tmp', 'vite', String(dev.port || process.pid));
   const startVite = () => import('vite').then(({ createServer }) => createServer({
     configFile: join(root, 'web', 'vite.config.ts'),
-    cacheDir: join(root, '.tmp', 'vite', String(dev.port || process.pid)),
-    server: { middlewareMode: true, hmr: dev.httpServer ? { server: dev.httpServer } : { port: Number(process.env.VITE_HMR_PORT ?? 24678) } },
+    cacheDir,
+    server: {
+      middlewareMode: true,
+      hmr: dev.httpServer ? { server: dev.httpServer } : { port: Number(process.env.VITE_HMR_PORT ?? 24678) },
+      fs: devServedFiles(root, cacheDir),
+    },
     appType: 'custom',
   }));
   const vite = () => {
