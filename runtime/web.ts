@@ -227,7 +227,8 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode, storefron
   if (dev.httpServer) dev.httpServer.once('listening', () => void vite());
   else void vite();
   app.use('*', async (c, next) => {
-    if (isServerRoute(c.req.path)) return next();
+    // Vite's /__open-in-editor spawns an editor process on this machine for any file named: never a visitor's to call
+    if (isServerRoute(c.req.path) || c.req.path.startsWith('/__open-in-editor')) return next();
     const server = await vite();
     const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse } | undefined;
     if (!env?.incoming) return next();

@@ -38,6 +38,10 @@ describe('the development server serves code, never the data beside it', () => {
       expect(body, path).not.toContain('"name": "manifest-platform"');
     }
 
+    // Vite's launch-editor route spawns an editor on the server for any file a visitor names: not served
+    const editor = await get(`/__open-in-editor?file=${encodeURIComponent(join(ROOT, 'package.json'))}`);
+    expect(editor.status).toBe(404);
+
     // what the admin and the storefront load keeps working
     const admin = await get('/admin/');
     expect(admin.status).toBe(200);
