@@ -22,7 +22,8 @@ export interface PluginContext {
   permits: Permits;
   /**
    * a limiter per client address (rate-limiter-flexible, in Redis when REDIS_URL is set):
-   * `const limit = ctx.rateLimit('crm-form', { points: 10, duration: 600 })`, then `await limit(c)` in the route
+   * `const limit = ctx.rateLimit('crm-form', { points: 10, duration: 600 })`, then `await limit(c)` in the route;
+   * `await limit(c, subjectId)` counts that key (an account, a subject) instead of the address
    */
   rateLimit: (name: string, limit: Limit) => AddressLimiter;
   /** true for the system key and for admins (as the accounts module resolved the caller while authorizing) */

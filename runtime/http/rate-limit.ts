@@ -111,8 +111,11 @@ export function createRateLimiter(config: Config, limits: RateLimits, prefix: st
   };
 }
 
-/** counts one attempt of the request's client address; throws a 429 with Retry-After once the limit is spent */
-export type AddressLimiter = (c: Context) => Promise<void>;
+/**
+ * Counts one attempt of the request's client address — or, given `key`, of that key instead (an account, a subject:
+ * what the action is done as, where that is the budget to keep); throws a 429 with Retry-After once the limit is spent
+ */
+export type AddressLimiter = (c: Context, key?: string) => Promise<void>;
 
 /**
  * A limiter per client address for one action, e.g. `rateLimit('crm-form', { points: 10, duration: 600 })`.
@@ -120,7 +123,7 @@ export type AddressLimiter = (c: Context) => Promise<void>;
  */
 export function addressLimiter(config: Config, name: string, limit: Limit): AddressLimiter {
   const limiter = counter(config, `rl:${name}`, limit);
-  return (c) => consume([[limiter, clientKey(c, config)]]);
+  return (c, key) => consume([[limiter, key === undefined ? clientKey(c, config) : `key:${key}`]]);
 }
 
 export async function closeRateLimitStore() {

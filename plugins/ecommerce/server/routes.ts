@@ -12,8 +12,16 @@ import { addToCartInput, dataOf, linesInput, orderCheckoutInput, ordersCheckoutI
 import { checkoutOrders } from './checkout.js';
 import { languageOfUrl } from '../../../runtime/http/language.js';
 import { NO_PRICE, Orders } from './orders.js';
+import type { Limit } from '../../../runtime/http/rate-limit.js';
 
 const SUBJECT = '/api/rbac/subjects/:id/ecommerce-module';
+
+/**
+ * Checkouts per subject (every checkout route together): each one makes an invoice, opens a payment at the provider
+ * and mails the invoice email the buyer typed (never verified) and every admin. A buyer checks out a few times; a
+ * script looping it sent the shop's mail to any address without bound. The system and admins are not counted.
+ */
+export const CHECKOUT_LIMIT: Limit = { points: 30, duration: 600 };
 
 /**
  * The shop's routes (spec §7). Under /api/rbac/subjects/{id}/ecommerce-module a subject acts for itself
@@ -27,6 +35,11 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
   const lineEntity = ctx.model.byId['ecommerce/orders-to-products'];
   const o = ctx.database.tables['ecommerce/order'];
   const defaultProvider = () => (ctx.services.billing as BillingService | undefined)?.providers.defaultProvider;
+  const checkoutLimit = ctx.rateLimit('checkout', CHECKOUT_LIMIT);
+  /** counts a checkout of the subject (not the system's nor an admin's), before its body is read or anything written */
+  const countCheckout = async (c: Context, subjectId: string) => {
+    if (!(await ctx.privileged(c))) await checkoutLimit(c, subjectId);
+  };
 
   /** the subject a route acts for: the caller itself, or any existing subject for the system and admins */
   async function subjectOf(c: Context): Promise<string> {
@@ -101,6 +114,7 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
   /** POST …/orders/checkout { provider, email, billingModule.currency.id, ecommerceModule.orders[].id } */
   app.post(`${SUBJECT}/orders/checkout`, async (c) => {
     const subjectId = await subjectOf(c);
+    await countCheckout(c, subjectId);
     const body = ordersCheckoutInput((await dataOf(c))!, defaultProvider());
     const input = { ...body, language: buyerLanguage(c, body.language) };
     const result = await orders.forSubject(subjectId, (tx) => checkoutOrders(orders, subjectId, input.orderIds, input, tx));
@@ -141,6 +155,7 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
   /** POST …/orders/{orderId}/checkout { provider, email, billingModule.currency.id? } */
   app.post(`${SUBJECT}/orders/:orderId/checkout`, async (c) => {
     const subjectId = await subjectOf(c);
+    await countCheckout(c, subjectId);
     const orderId = pathId(c, 'orderId', 'orderId');
     const body = orderCheckoutInput((await dataOf(c))!, defaultProvider());
     const input = { ...body, language: buyerLanguage(c, body.language) };
@@ -151,6 +166,7 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
   /** POST …/products/{productId}/checkout { provider, email, quantity?, storeId?, billingModule.currency.id? }: an order of its own, checked out at once */
   app.post(`${SUBJECT}/products/:productId/checkout`, async (c) => {
     const subjectId = await subjectOf(c);
+    await countCheckout(c, subjectId);
     const productId = pathId(c, 'productId');
     const body = productCheckoutInput((await dataOf(c))!, defaultProvider());
     const input = { ...body, language: buyerLanguage(c, body.language) };
