@@ -181,7 +181,14 @@ export function useLeaveGuard(dirty: () => boolean) {
   }, []);
 }
 
-/** an admin link: a real href (new tab, copy link), navigated in place on a plain click */
+/** a row's own address, /admin/<module>/<route>/<id>: what opens a record's dialog */
+const ROW_ADDRESS = /^\/admin\/[^/?#]+\/[^/?#]+\/[^/?#]+/;
+
+/**
+ * an admin link: a real href (new tab, copy link), navigated in place on a plain click. A link to a row (a
+ * reference, a relation's far row, a recent change) opens it as the table's own Edit does: closing it goes back
+ * to where the editor was (the record whose relation they followed), not to the far entity's list.
+ */
 export function Link({ href, onClick, children, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string; children: ReactNode }) {
   const { navigate } = useRouter();
   return (
@@ -192,7 +199,7 @@ export function Link({ href, onClick, children, ...rest }: AnchorHTMLAttributes<
         onClick?.(e);
         if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
         e.preventDefault();
-        navigate(href);
+        navigate(href, ROW_ADDRESS.test(href) ? { state: { opened: true } } : undefined);
       }}
     >
       {children}

@@ -1,0 +1,59 @@
+import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { adminInBrowser } from '../helpers/admin.js';
+import { SCREENSHOTS } from '../helpers/browser.js';
+
+/**
+ * What an outside tester, new to the admin, found as an editor at 1280 px: a far row opened from another
+ * record's form closed onto the far entity's list (the record being edited was gone from view).
+ */
+
+const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
+const eventually = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 15_000, interval: 100 });
+
+const ADMIN = 'probe@example.com';
+const PASSWORD = 'probe-password';
+
+describe('admin as a new editor finds it', () => {
+  let admin: Awaited<ReturnType<typeof adminInBrowser>>;
+  let server: Awaited<ReturnType<typeof adminInBrowser>>['server'];
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    admin = await adminInBrowser(ADMIN, PASSWORD);
+    ({ server, page } = admin);
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await admin.signIn();
+  });
+  afterEach((ctx) => admin?.screenshotIfFailed(ctx, 'failed-probe'));
+  afterAll(() => admin?.close());
+
+  const dialog = () => page.getByRole('dialog').last();
+
+  it("a far row opened from a record's relation closes back onto that record, not onto the far entity's list", async () => {
+    const product = await server.system('POST', '/api/ecommerce/products', { data: { adminTitle: 'Probe lamp', slug: 'probe-lamp' } });
+    const category = await server.system('POST', '/api/ecommerce/categories', { data: { adminTitle: 'Probe lights', slug: 'probe-lights' } });
+    expect((await server.system('POST', '/api/ecommerce/categories-to-products', { data: { categoryId: category.body.data.id, productId: product.body.data.id } })).status).toBe(201);
+    const productPath = `/admin/ecommerce/products/${product.body.data.id}`;
+    await page.goto(`${server.url}/admin/ecommerce/products`);
+    await page.getByRole('button', { name: 'Edit Probe lamp' }).click();
+    await page.waitForURL(new RegExp(productPath));
+    const link = dialog().locator('section[data-relation="Categories"]').getByRole('link', { name: 'Probe lights' });
+    await shown(link);
+    await link.click();
+    await page.waitForURL(new RegExp(`/admin/ecommerce/categories/${category.body.data.id}`));
+    await shown(dialog().getByRole('heading', { name: /Probe lights/ }));
+    // the editor closes the category: back on the product they were editing
+    await page.keyboard.press('Escape');
+    await eventually(async () => expect(new URL(page.url()).pathname).toBe(productPath));
+    await shown(dialog().getByRole('heading', { name: /Probe lamp/ }));
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-probe-far-row-closed.png') });
+    // and closing the product ends on the products' list, as it was opened from there
+    await page.keyboard.press('Escape');
+    await eventually(async () => expect(new URL(page.url()).pathname).toBe('/admin/ecommerce/products'));
+    await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
+  });
+});
