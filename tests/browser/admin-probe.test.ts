@@ -6,7 +6,8 @@ import { SCREENSHOTS } from '../helpers/browser.js';
 
 /**
  * What an outside tester, new to the admin, found as an editor at 1280 px: a far row opened from another
- * record's form closed onto the far entity's list (the record being edited was gone from view).
+ * record's form closed onto the far entity's list (the record being edited was gone from view); a JSON field's
+ * value typed without a key was dropped on save without a word.
  */
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -55,5 +56,37 @@ describe('admin as a new editor finds it', () => {
     await page.keyboard.press('Escape');
     await eventually(async () => expect(new URL(page.url()).pathname).toBe('/admin/ecommerce/products'));
     await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
+  });
+
+  it('a JSON value typed without a key is said beside it and refused, not dropped on save; Add entry puts the focus in the new key', async () => {
+    await page.goto(`${server.url}/admin/crm/requests`);
+    await page.locator('section[data-entity="crm/request"]').getByRole('button', { name: 'Add new' }).first().click();
+    const form = dialog();
+    await shown(form.getByRole('button', { name: 'Add entry' }));
+    await form.getByRole('button', { name: 'Add entry' }).click();
+    // the keyboard goes on where the new entry is
+    await eventually(async () => expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Key 1'));
+    await page.keyboard.type('name');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Ivan');
+    await form.getByRole('button', { name: 'Add entry' }).click();
+    await eventually(async () => expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Key 2'));
+    // a value with no key
+    await form.getByLabel('Value 2').fill('forgotten');
+    await shown(form.getByRole('alert').filter({ hasText: 'Give this value a key' }));
+    expect(await form.getByLabel('Key 2').getAttribute('aria-invalid')).toBe('true');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.waitForTimeout(500);
+    expect((await server.system('GET', '/api/crm/requests')).body.data).toHaveLength(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-probe-json-missing-key.png') });
+    // given a key, it saves with both entries
+    await form.getByLabel('Key 2').fill('city');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await shown(page.getByText('Created successfully'));
+    const rows = (await server.system('GET', '/api/crm/requests')).body.data as { payload: unknown }[];
+    expect(rows.map((r) => r.payload)).toEqual([{ name: 'Ivan', city: 'forgotten' }]);
+    await page.keyboard.press('Escape');
+    await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
+    expect(pageErrors).toEqual([]);
   });
 });

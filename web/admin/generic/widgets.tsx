@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ComponentProps } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentProps } from 'react';
 import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, WidgetProps, FieldTemplateProps, ObjectFieldTemplateProps } from '@rjsf/utils';
 import { Plus, Trash2 } from 'lucide-react';
 import { Input, Textarea } from '../../ui/input.js';
@@ -152,9 +152,13 @@ export function duplicateKeys(pairs: Pair[]): Set<string> {
   return dup;
 }
 export const DUPLICATE_KEY = 'This key is already used above: use each key once';
+export const MISSING_KEY = 'Give this value a key, or remove the entry';
+/** an entry with a value but no key: it would be left out of the saved object without a word */
+export const missingKey = (p: Pair) => !p.key.trim() && p.value.trim() !== '';
 function objectOf(pairs: Pair[]): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  // a duplicate key blocks saving (the field is marked invalid); the first entry's value is kept meanwhile
+  // a duplicate key or a value without a key blocks saving (the field is marked invalid); meanwhile the first
+  // entry of a key is kept and a value without a key is left out
   for (const p of pairs) if (p.key.trim() && !(p.key.trim() in out)) out[p.key.trim()] = typedValue(p);
   return Object.keys(out).length ? out : undefined;
 }
@@ -190,8 +194,17 @@ export const fields: RegistryFieldsType = {
       onChange(objectOf(next), fieldPathId.path);
     };
     const dups = duplicateKeys(pairs);
-    // a duplicate key (or JSON that does not parse) blocks saving: the form refuses the field until it is fixed
-    const blocked = asText ? bad : dups.size > 0;
+    // a duplicate key, a value without a key (or JSON that does not parse) blocks saving: the form refuses the
+    // field until it is fixed
+    const blocked = asText ? bad : dups.size > 0 || pairs.some(missingKey);
+    // Add entry: the keyboard goes on in the new entry's key
+    const group = useRef<HTMLDivElement>(null);
+    const [focusKey, setFocusKey] = useState<number>();
+    useEffect(() => {
+      if (focusKey === undefined) return;
+      group.current?.querySelector<HTMLInputElement>(`input[aria-label="Key ${focusKey + 1}"]`)?.focus();
+      setFocusKey(undefined);
+    }, [focusKey]);
     const setInvalid = ctxOf(props).setInvalid;
     const name = String(props.name ?? '');
     useEffect(() => {
@@ -200,23 +213,24 @@ export const fields: RegistryFieldsType = {
     useEffect(() => () => setInvalid?.(name, false), [name, setInvalid]);
     if (!asText) {
       return (
-        <div className="flex flex-col gap-2" role="group" aria-labelledby={`${id}-label`}>
+        <div ref={group} className="flex flex-col gap-2" role="group" aria-labelledby={`${id}-label`}>
           {pairs.length === 0 && <p className="text-sm text-slate-500">No entries</p>}
           {pairs.map((p, i) => {
             // the later entries of a key are the duplicates: each is marked beside its key
             const dup = dups.has(p.key.trim()) && pairs.findIndex((x) => x.key.trim() === p.key.trim()) < i;
+            const problem = dup ? DUPLICATE_KEY : missingKey(p) ? MISSING_KEY : undefined;
             const errorId = `${id}-key-${i}-error`;
             return (
               <div key={i} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] gap-2">
-                <Input id={i === 0 ? id : undefined} aria-label={`Key ${i + 1}`} value={p.key} disabled={off} placeholder="Key" aria-invalid={dup || undefined} aria-describedby={dup ? errorId : undefined} className="aria-[invalid=true]:border-red-600" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
+                <Input id={i === 0 ? id : undefined} aria-label={`Key ${i + 1}`} value={p.key} disabled={off} placeholder="Key" aria-invalid={problem ? true : undefined} aria-describedby={problem ? errorId : undefined} className="aria-[invalid=true]:border-red-600" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
                 <Input aria-label={p.key ? `Value of ${p.key}` : `Value ${i + 1}`} value={p.value} disabled={off} placeholder="Value" onChange={(e) => setAll(pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
                 <Button size="icon" variant="ghost" aria-label={`Remove ${p.key || `entry ${i + 1}`}`} disabled={off} onClick={() => setAll(pairs.filter((_, j) => j !== i))}><Trash2 className="h-4 w-4" /></Button>
-                {dup && <p id={errorId} role="alert" className="col-span-3 -mt-1 text-xs text-red-700">{DUPLICATE_KEY}</p>}
+                {problem && <p id={errorId} role="alert" className="col-span-3 -mt-1 text-xs text-red-700">{problem}</p>}
               </div>
             );
           })}
           <div className="flex gap-2">
-            <Button size="sm" variant="outline" disabled={off} onClick={() => setPairs([...pairs, { key: '', value: '' }])}><Plus className="h-4 w-4" /> Add entry</Button>
+            <Button size="sm" variant="outline" disabled={off} onClick={() => { setPairs([...pairs, { key: '', value: '' }]); setFocusKey(pairs.length); }}><Plus className="h-4 w-4" /> Add entry</Button>
             <Button size="sm" variant="ghost" onClick={() => { setText(formData === undefined ? '' : JSON.stringify(formData, null, 2)); setAsText(true); }}>Edit as JSON</Button>
           </div>
         </div>
