@@ -7,7 +7,8 @@ import { SCREENSHOTS } from '../helpers/browser.js';
 /**
  * What an outside tester, new to the admin, found as an editor at 1280 px: a far row opened from another
  * record's form closed onto the far entity's list (the record being edited was gone from view); a JSON field's
- * value typed without a key was dropped on save without a word.
+ * value typed without a key was dropped on save without a word; a refused save's error toast stayed up, with
+ * no end, over the list after its form was discarded.
  */
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -88,5 +89,22 @@ describe('admin as a new editor finds it', () => {
     await page.keyboard.press('Escape');
     await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
     expect(pageErrors).toEqual([]);
+  });
+  it("a refused save's error toast goes with its form: discarded, the list shows no error of a form no longer there", async () => {
+    const article = await server.system('POST', '/api/blog/articles', { data: { adminTitle: 'Probe refused', slug: 'probe-refused' } });
+    await page.goto(`${server.url}/admin/blog/articles/${article.body.data.id}`);
+    const form = dialog();
+    await shown(form.getByLabel('Admin title', { exact: true }));
+    // the server refuses this save (an account without the right, say) with no field to point at
+    await page.route('**/api/blog/articles/*', (r) => (r.request().method() === 'PATCH' ? r.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ message: 'Forbidden', status: 403 }) }) : r.continue()));
+    await form.getByLabel('Admin title', { exact: true }).fill('Probe refused, edited');
+    await form.getByRole('button', { name: 'Update' }).click();
+    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Forbidden' });
+    await shown(toast);
+    await page.unroute('**/api/blog/articles/*');
+    await page.keyboard.press('Escape');
+    await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard' }).click();
+    await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
+    await eventually(async () => expect(await toast.count()).toBe(0));
   });
 });

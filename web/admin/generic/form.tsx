@@ -78,11 +78,18 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
   const [status, setStatus] = useState<Status>('idle');
   const [extraErrors, setExtraErrors] = useState<Record<string, { __errors: string[] }>>({});
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  /** this form put up the error toast (and no save has taken it down since) */
+  const failed = useRef(false);
   const invalid = useRef(new Set<string>());
   const touched = useRef(new Set<string>(current ? ['adminTitle', 'slug'] : []));
   const invalidate = useInvalidate(entity);
   const formId = `${entity.module}-${entity.name}-${current?.id ?? 'new'}`.replace(/[^A-Za-z0-9_-]/g, '-');
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // the form's error toast is about this form: when it goes (closed, discarded), so does the toast (its Retry or
+  // Save would act on a form no longer there)
+  useEffect(() => () => {
+    clearTimeout(timer.current);
+    if (failed.current) toast.dismiss(ERROR_TOAST);
+  }, []);
 
   const dirty = normalized(formData) !== baseline;
   const dirtyRef = useRef(dirty);
@@ -202,6 +209,7 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
       setChangedElsewhere(false);
       shownVersion.current = `${saved.id}@${String(saved.updatedAt ?? '')}`;
       toast.dismiss(ERROR_TOAST);
+      failed.current = false;
       toast.success(created ? 'Created successfully' : 'Updated successfully');
       setCurrent(saved);
       const data = initialData(entity, saved, undefined);
@@ -226,6 +234,7 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
       }
       // the session ended (the admin asks to sign in again over the page): the changes stay, to be saved then
       if (e instanceof ApiError && e.status === 401) {
+        failed.current = true;
         toast.error('Your session ended: sign in again, then save. Your changes are kept.', { id: ERROR_TOAST, duration: Infinity, closeButton: true, action: { label: 'Save', onClick: () => save.mutate(data) } });
         return;
       }
@@ -236,6 +245,7 @@ export function GenericForm({ entity, row, prefill, fixed, onSaved, onDirtyChang
       const only = causes?.length === 1 ? causes[0] : undefined;
       const onlyField = only?.field ? entity.fields.find((f) => f.name === only.field) : undefined;
       const refusal = only && onlyField ? causeInWords(only.message, onlyField.name, fieldTitle(onlyField, model)) : shortMessage(e);
+      failed.current = true;
       toast.error(serverFault ? 'The change could not be saved: the server had a problem. Try again.' : refusal, {
         id: ERROR_TOAST,
         duration: Infinity,
