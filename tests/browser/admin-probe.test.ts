@@ -8,7 +8,8 @@ import { SCREENSHOTS } from '../helpers/browser.js';
  * What an outside tester, new to the admin, found as an editor at 1280 px: a far row opened from another
  * record's form closed onto the far entity's list (the record being edited was gone from view); a JSON field's
  * value typed without a key was dropped on save without a word; a refused save's error toast stayed up, with
- * no end, over the list after its form was discarded.
+ * no end, over the list after its form was discarded; a relation's Remove asked 'Delete?' of the link table's
+ * row ("Articles to ecommerce module products … will be deleted"), as if the article itself were to go.
  */
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -106,5 +107,28 @@ describe('admin as a new editor finds it', () => {
     await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard' }).click();
     await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
     await eventually(async () => expect(await toast.count()).toBe(0));
+  });
+  it("a relation's Remove says it unlinks the far row and keeps it; Remove takes the link away, the far row stays", async () => {
+    const product = await server.system('POST', '/api/ecommerce/products', { data: { adminTitle: 'Probe desk', slug: 'probe-desk' } });
+    const category = await server.system('POST', '/api/ecommerce/categories', { data: { adminTitle: 'Probe furniture', slug: 'probe-furniture' } });
+    expect((await server.system('POST', '/api/ecommerce/categories-to-products', { data: { categoryId: category.body.data.id, productId: product.body.data.id } })).status).toBe(201);
+    await page.goto(`${server.url}/admin/ecommerce/products/${product.body.data.id}`);
+    const section = dialog().locator('section[data-relation="Categories"]');
+    await shown(section.getByRole('link', { name: 'Probe furniture' }));
+    await section.getByRole('button', { name: 'Remove Probe furniture' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Remove?' });
+    await shown(confirm);
+    const text = await confirm.innerText();
+    expect(text).toContain('“Probe furniture” will no longer be linked to “Probe desk”.');
+    expect(text).toContain('The category itself is kept.');
+    expect(text).not.toMatch(/Categories to products|will be deleted/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-probe-remove-link.png') });
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await shown(page.getByText('Removed successfully'));
+    await eventually(async () => expect(await section.getByRole('link', { name: 'Probe furniture' }).count()).toBe(0));
+    expect((await server.system('GET', `/api/ecommerce/categories/${category.body.data.id}`)).status).toBe(200);
+    expect((await server.system('GET', `/api/ecommerce/categories-to-products?filters[and][0][column]=productId&filters[and][0][method]=eq&filters[and][0][value]=${product.body.data.id}`)).body.data).toEqual([]);
+    await page.keyboard.press('Escape');
+    await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
   });
 });

@@ -345,7 +345,15 @@ export function RelationSection({ ends, owner, row }: { ends: RelationEnds; owne
         />
       )}
       {editing && <FormDialog entity={relation} row={editing} title={`Edit: ${heading} · ${titleOf.get(String(editing[far.name])) ?? ''}`} fixed={[near.name]} open onClose={() => setEditing(undefined)} />}
-      {removing && <DeleteDialog entity={relation} row={{ ...removing, adminTitle: `${labelOf(row, language)} → ${titleOf.get(String(removing[far.name])) ?? shortId(String(removing[far.name]))}` }} open onOpenChange={(o) => !o && setRemoving(undefined)} />}
+      {removing && (
+        <DeleteDialog
+          entity={relation}
+          row={{ ...removing, adminTitle: `${labelOf(row, language)} → ${titleOf.get(String(removing[far.name])) ?? shortId(String(removing[far.name]))}` }}
+          unlink={{ from: labelOf(row, language) || shortId(row.id), far: titleOf.get(String(removing[far.name])) ?? shortId(String(removing[far.name])), farEntity: farEntity?.title ?? 'Row' }}
+          open
+          onOpenChange={(o) => !o && setRemoving(undefined)}
+        />
+      )}
     </section>
   );
 }

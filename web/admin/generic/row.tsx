@@ -73,15 +73,28 @@ export function useLinkedCount(entity: EntityInfo, id: string, enabled: boolean)
   });
 }
 
-/** 'Delete?' naming the row and what goes with it; Cancel / Delete */
-export function DeleteDialog({ entity, row, open, onOpenChange, onDeleted }: { entity: EntityInfo; row: Row; open: boolean; onOpenChange: (open: boolean) => void; onDeleted?: () => void }) {
+/** what removing a relation's link does, in the editor's words: the far row is unlinked from the record, and kept */
+export interface Unlink {
+  /** the record whose relation it is */
+  from: string;
+  /** the far row's title */
+  far: string;
+  /** the far entity's title ('Category') */
+  farEntity: string;
+}
+
+/**
+ * 'Delete?' naming the row and what goes with it; Cancel / Delete. A relation's link (`unlink`) is 'Remove?': the
+ * far row is no longer linked to the record and is itself kept (the link table's row is what goes).
+ */
+export function DeleteDialog({ entity, row, open, onOpenChange, onDeleted, unlink }: { entity: EntityInfo; row: Row; open: boolean; onOpenChange: (open: boolean) => void; onDeleted?: () => void; unlink?: Unlink }) {
   const model = useModel();
   const invalidate = useInvalidate(entity);
   const linked = useLinkedCount(entity, row.id, open);
   const remove = useMutation({
     mutationFn: () => entityApi(entity).delete(row.id),
     onSuccess: async () => {
-      toast.success('Deleted successfully');
+      toast.success(unlink ? 'Removed successfully' : 'Deleted successfully');
       onOpenChange(false);
       await invalidate();
       onDeleted?.();
@@ -94,24 +107,33 @@ export function DeleteDialog({ entity, row, open, onOpenChange, onDeleted }: { e
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Delete?"
+      title={unlink ? 'Remove?' : 'Delete?'}
       role="alertdialog"
       description={
-        <>
-          <span className="block">
-            {entity.title} <strong className="break-words font-semibold text-slate-900">“{name}”</strong> will be deleted. This cannot be undone.
-          </span>
-          <span className="mt-1 block" data-linked-count={n}>
-            {n === undefined ? 'Counting linked rows…' : n === 0 ? 'No linked rows go with it.' : `${n} linked ${n === 1 ? 'row goes' : 'rows go'} with it.`}
-          </span>
-        </>
+        unlink ? (
+          <>
+            <span className="block">
+              <strong className="break-words font-semibold text-slate-900">“{unlink.far}”</strong> will no longer be linked to <strong className="break-words font-semibold text-slate-900">“{unlink.from}”</strong>. The {unlink.farEntity.toLowerCase()} itself is kept.
+            </span>
+            {!!n && <span className="mt-1 block" data-linked-count={n}>{`${n} ${n === 1 ? 'row' : 'rows'} linked to this link ${n === 1 ? 'goes' : 'go'} with it.`}</span>}
+          </>
+        ) : (
+          <>
+            <span className="block">
+              {entity.title} <strong className="break-words font-semibold text-slate-900">“{name}”</strong> will be deleted. This cannot be undone.
+            </span>
+            <span className="mt-1 block" data-linked-count={n}>
+              {n === undefined ? 'Counting linked rows…' : n === 0 ? 'No linked rows go with it.' : `${n} linked ${n === 1 ? 'row goes' : 'rows go'} with it.`}
+            </span>
+          </>
+        )
       }
       className="max-w-md"
     >
       <div className="flex justify-end gap-2">
         <Button variant="outline" onClick={() => onOpenChange(false)}>Cancel</Button>
         <Button variant="destructive" disabled={remove.isPending} onClick={() => remove.mutate()}>
-          {remove.isPending ? 'Deleting...' : 'Delete'}
+          {remove.isPending ? (unlink ? 'Removing...' : 'Deleting...') : unlink ? 'Remove' : 'Delete'}
         </Button>
       </div>
     </Dialog>
