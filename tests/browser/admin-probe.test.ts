@@ -9,7 +9,8 @@ import { SCREENSHOTS } from '../helpers/browser.js';
  * record's form closed onto the far entity's list (the record being edited was gone from view); a JSON field's
  * value typed without a key was dropped on save without a word; a refused save's error toast stayed up, with
  * no end, over the list after its form was discarded; a relation's Remove asked 'Delete?' of the link table's
- * row ("Articles to ecommerce module products … will be deleted"), as if the article itself were to go.
+ * row ("Articles to ecommerce module products … will be deleted"), as if the article itself were to go; a save toast's own button (Retry after a server fault, Save after the session
+ * ended) could not be clicked while its form's dialog was open: the modal's overlay took the click.
  */
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -128,6 +129,30 @@ describe('admin as a new editor finds it', () => {
     await eventually(async () => expect(await section.getByRole('link', { name: 'Probe furniture' }).count()).toBe(0));
     expect((await server.system('GET', `/api/ecommerce/categories/${category.body.data.id}`)).status).toBe(200);
     expect((await server.system('GET', `/api/ecommerce/categories-to-products?filters[and][0][column]=productId&filters[and][0][method]=eq&filters[and][0][value]=${product.body.data.id}`)).body.data).toEqual([]);
+    await page.keyboard.press('Escape');
+    await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
+  });
+  it("a failed save's Retry in its toast can be clicked over the open form, saves, and leaves the form open", async () => {
+    const article = await server.system('POST', '/api/blog/articles', { data: { adminTitle: 'Probe retry', slug: 'probe-retry' } });
+    await page.goto(`${server.url}/admin/blog/articles/${article.body.data.id}`);
+    const form = dialog();
+    await shown(form.getByLabel('Admin title', { exact: true }));
+    // the server fails this save once
+    let failures = 1;
+    await page.route('**/api/blog/articles/*', (r) => (r.request().method() === 'PATCH' && failures-- > 0 ? r.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Internal Server Error', status: 500 }) }) : r.continue()));
+    await form.getByLabel('Admin title', { exact: true }).fill('Probe retry, saved');
+    await form.getByRole('button', { name: 'Update' }).click();
+    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'the server had a problem' });
+    await shown(toast);
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-probe-retry-toast.png') });
+    // a plain click, as an editor's: nothing in front of the toast takes it
+    await toast.getByRole('button', { name: 'Retry' }).click({ timeout: 5_000 });
+    await shown(page.getByText('Updated successfully'));
+    expect((await server.system('GET', `/api/blog/articles/${article.body.data.id}`)).body.data.adminTitle).toBe('Probe retry, saved');
+    // the click on the toast did not count as a click outside the form
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    expect(await form.getByLabel('Admin title', { exact: true }).inputValue()).toBe('Probe retry, saved');
+    await page.unroute('**/api/blog/articles/*');
     await page.keyboard.press('Escape');
     await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
   });

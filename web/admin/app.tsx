@@ -475,7 +475,8 @@ export function AdminApp() {
   return (
     <ErrorBoundary>
       <QueryClientProvider client={client}>
-        <Toaster richColors position="top-right" closeButton />
+        {/* clickable over a modal dialog too (a modal makes the rest of the page inert to the pointer) */}
+        <Toaster richColors position="top-right" closeButton style={{ pointerEvents: 'auto' }} />
         <RouterProvider>
           <Gate>
             <ModelProvider fallback={<Loading />}>

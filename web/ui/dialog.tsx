@@ -48,6 +48,11 @@ export function Dialog({ open, onOpenChange, title, description, children, class
               first.focus();
             }
           }}
+          onInteractOutside={(e) => {
+            // a toast over the dialog (a failed save's Retry, the session's Save) is part of the same work: a click
+            // or focus there neither closes the dialog nor asks to discard it
+            if ((e.target as Element | null)?.closest?.('[data-sonner-toaster]')) e.preventDefault();
+          }}
           onEscapeKeyDown={(e) => {
             const target = e.target as Element | null;
             if (target?.closest?.(`[${ESCAPE_LAYER}]`)) e.preventDefault();
