@@ -10,7 +10,8 @@ import { SCREENSHOTS } from '../helpers/browser.js';
  * value typed without a key was dropped on save without a word; a refused save's error toast stayed up, with
  * no end, over the list after its form was discarded; a relation's Remove asked 'Delete?' of the link table's
  * row ("Articles to ecommerce module products … will be deleted"), as if the article itself were to go; a save toast's own button (Retry after a server fault, Save after the session
- * ended) could not be clicked while its form's dialog was open: the modal's overlay took the click.
+ * ended) could not be clicked while its form's dialog was open: the modal's overlay took the click; a row that failed to load (a server fault, the network) was said not to
+ * exist, 'it may have been deleted', with no way to try again.
  */
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -153,6 +154,28 @@ describe('admin as a new editor finds it', () => {
     expect(await page.getByRole('alertdialog').count()).toBe(0);
     expect(await form.getByLabel('Admin title', { exact: true }).inputValue()).toBe('Probe retry, saved');
     await page.unroute('**/api/blog/articles/*');
+    await page.keyboard.press('Escape');
+    await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
+  });
+  it('a row that fails to load for a reason other than not existing says so with Retry, and is not called deleted', async () => {
+    const article = await server.system('POST', '/api/blog/articles', { data: { adminTitle: 'Probe unreachable', slug: 'probe-unreachable' } });
+    const id = article.body.data.id as string;
+    const row = `**/api/blog/articles/${id}`;
+    await page.route(row, (r) => (r.request().method() === 'GET' ? r.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Internal Server Error', status: 500 }) }) : r.continue()));
+    await page.goto(`${server.url}/admin/blog/articles/${id}`);
+    const alert = dialog().getByRole('alert');
+    await shown(alert);
+    await eventually(async () => expect(await alert.innerText()).toContain('could not be loaded'));
+    expect(await dialog().innerText()).not.toMatch(/does not exist|deleted|Not found/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-probe-row-failed.png') });
+    await page.unroute(row);
+    await dialog().getByRole('button', { name: 'Retry' }).click();
+    await shown(dialog().getByLabel('Admin title', { exact: true }));
+    expect(await dialog().getByLabel('Admin title', { exact: true }).inputValue()).toBe('Probe unreachable');
+    // a row that really is gone still says so
+    await server.system('DELETE', `/api/blog/articles/${id}`);
+    await page.reload();
+    await shown(dialog().getByText('Not found: this article does not exist (it may have been deleted).'));
     await page.keyboard.press('Escape');
     await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
   });

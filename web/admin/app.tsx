@@ -8,6 +8,7 @@ import { ModelProvider, useModel } from './model.js';
 import { SessionEndContext, useSession, useSignOut } from './session.js';
 import { adminLanguage, moduleTitle, ownerOf, plural, shortId } from './labels.js';
 import { entityHref, Link, RouterProvider, useRouter } from './router.js';
+import { ApiError } from '../../runtime/client/index.js';
 import { displayDateTime } from './generic/cell.js';
 import { FormDialog } from './generic/row.js';
 import { EntityCount } from './dashboard/counts.js';
@@ -254,7 +255,12 @@ function RecordDialog({ entity, id, onClose }: { entity: EntityInfo; id: string;
   const model = useModel();
   const row = useQuery({ queryKey: [entity.module, entity.route, 'row', id], queryFn: () => entityApi(entity).findById(id), retry: false });
   useDocumentTitle(row.data ? labelOf(row.data, adminLanguage(model)) : undefined, entity.title);
-  return <FormDialog key={id} entity={entity} row={row.data} open onClose={onClose} loading={row.isPending} missing={!!row.error} />;
+  // no such row (404, or an id that cannot be one: 400) is 'Not found'; any other failure (a server fault, the
+  // network) says what happened and offers Retry: the row may well exist
+  const error = row.error;
+  const missing = !!error && error instanceof ApiError && (error.status === 404 || error.status === 400);
+  const failed = error && !missing ? { message: error.message.split(' | ')[0]!, retry: () => void row.refetch(), retrying: row.isFetching } : undefined;
+  return <FormDialog key={id} entity={entity} row={row.data} open onClose={onClose} loading={row.isPending} missing={missing} failed={failed} />;
 }
 
 /** an entity's list (its state in the address) and the row the address opens */

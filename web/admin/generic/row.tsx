@@ -22,7 +22,7 @@ export function useInvalidate(entity: EntityInfo) {
  * The edit or create dialog of a row: the entity's admin-form inside. Closing it (Escape, a click outside, the
  * close button) with unsaved changes asks first; focus goes back to what opened it.
  */
-export function FormDialog({ entity, row, prefill, fixed, open, onClose, onSaved, title, loading, missing }: {
+export function FormDialog({ entity, row, prefill, fixed, open, onClose, onSaved, title, loading, missing, failed }: {
   entity: EntityInfo;
   row?: Row;
   prefill?: Record<string, unknown>;
@@ -33,6 +33,8 @@ export function FormDialog({ entity, row, prefill, fixed, open, onClose, onSaved
   title?: string;
   loading?: boolean;
   missing?: boolean;
+  /** the row could not be loaded for another reason than not existing (a server fault, the network): why, and a retry */
+  failed?: { message: string; retry: () => void; retrying?: boolean };
 }) {
   const model = useModel();
   const { confirm } = useRouter();
@@ -45,13 +47,18 @@ export function FormDialog({ entity, row, prefill, fixed, open, onClose, onSaved
     onClose();
   };
   // a row asked for by its id that does not exist is not a new one: the heading says so
-  const heading = missing ? `Not found: ${entity.title}` : (title ?? (row ? `Edit: ${entity.title} · ${labelOf(row, adminLanguage(model))}` : loading ? entity.title : `Add new: ${entity.title}`));
+  const heading = missing ? `Not found: ${entity.title}` : failed ? entity.title : (title ?? (row ? `Edit: ${entity.title} · ${labelOf(row, adminLanguage(model))}` : loading ? entity.title : `Add new: ${entity.title}`));
   return (
     <Dialog open={open} onOpenChange={(o) => !o && void request()} title={heading} bare className="h-[80vh] max-h-[80vh] max-sm:h-[100dvh] max-sm:max-h-[100dvh] max-sm:rounded-none">
       {loading ? (
         <div className="p-6" aria-busy="true"><Skeleton className="mb-3 h-10 w-full" /><Skeleton className="h-40 w-full" /></div>
       ) : missing ? (
         <p role="alert" className="p-6 text-slate-700">Not found: this {entity.title.toLowerCase()} does not exist (it may have been deleted).</p>
+      ) : failed ? (
+        <div className="flex flex-col items-start gap-3 p-6">
+          <p role="alert" className="text-slate-700">This {entity.title.toLowerCase()} could not be loaded: {failed.message}</p>
+          <Button variant="outline" disabled={failed.retrying} onClick={failed.retry}>{failed.retrying ? 'Loading...' : 'Retry'}</Button>
+        </div>
       ) : Form ? (
         <Form entity={entity} row={row} prefill={prefill} fixed={fixed} onSaved={onSaved} onDirtyChange={onDirtyChange} />
       ) : null}
