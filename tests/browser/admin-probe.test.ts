@@ -11,7 +11,8 @@ import { SCREENSHOTS } from '../helpers/browser.js';
  * no end, over the list after its form was discarded; a relation's Remove asked 'Delete?' of the link table's
  * row ("Articles to ecommerce module products … will be deleted"), as if the article itself were to go; a save toast's own button (Retry after a server fault, Save after the session
  * ended) could not be clicked while its form's dialog was open: the modal's overlay took the click; a row that failed to load (a server fault, the network) was said not to
- * exist, 'it may have been deleted', with no way to try again.
+ * exist, 'it may have been deleted', with no way to try again; the search of a list did not look in the owned rows
+ * its table shows (Subjects show their identities' emails, and searching one found 'No found items').
  */
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -178,5 +179,18 @@ describe('admin as a new editor finds it', () => {
     await shown(dialog().getByText('Not found: this article does not exist (it may have been deleted).'));
     await page.keyboard.press('Escape');
     await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
+  });
+  it("a list's search also finds rows by what their owned rows show (a subject by its identity's email)", async () => {
+    await page.goto(`${server.url}/admin/rbac/subjects`);
+    const subjects = page.locator('section[data-entity="rbac/subject"]');
+    await shown(subjects.getByRole('link', { name: ADMIN }));
+    await subjects.getByRole('searchbox').fill('probe@exa');
+    await shown(subjects.getByText('1 item', { exact: true }));
+    await shown(subjects.locator('tbody tr').getByRole('link', { name: ADMIN }));
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-probe-subject-search.png') });
+    // what matches nothing still says so
+    await subjects.getByRole('searchbox').fill('nobody@nowhere');
+    await shown(subjects.getByText('No found items'));
+    await subjects.getByRole('searchbox').fill('');
   });
 });

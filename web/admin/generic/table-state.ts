@@ -50,8 +50,11 @@ const dayStart = (day: string, offset = 0) => {
   return start.toISOString();
 };
 
-/** the server filters of a list: its fixed filter, the chosen ones (all must hold) and the search (any column contains it) */
-export function listFilters(entity: EntityInfo, state: TableState, languages: string[], fixed?: { column: string; value: string }): FindParams<Row>['filters'] {
+/**
+ * the server filters of a list: its fixed filter, the chosen ones (all must hold) and the search (any column
+ * contains it, or the row is one of `searchIds`: the rows whose owned rows contain it)
+ */
+export function listFilters(entity: EntityInfo, state: TableState, languages: string[], fixed?: { column: string; value: string }, searchIds: string[] = []): FindParams<Row>['filters'] {
   const and: Filter[] = fixed ? [{ column: fixed.column, method: 'eq', value: fixed.value }] : [];
   for (const [key, value] of Object.entries(state.filters)) {
     const [name, bound] = key.split('.') as [string, string | undefined];
@@ -65,6 +68,11 @@ export function listFilters(entity: EntityInfo, state: TableState, languages: st
   const term = state.q.trim();
   return {
     ...(and.length && { and }),
-    ...(term && { or: searchColumns(entity, languages).map((column) => ({ column, method: 'ilike' as const, value: term })) }),
+    ...(term && {
+      or: [
+        ...searchColumns(entity, languages).map((column) => ({ column, method: 'ilike' as const, value: term })),
+        ...(searchIds.length ? [{ column: 'id', method: 'inArray' as const, value: searchIds }] : []),
+      ],
+    }),
   };
 }

@@ -11,7 +11,7 @@ import { Input } from '../../ui/input.js';
 import { Skeleton } from '../../ui/skeleton.js';
 import { lookup } from '../../registry.js';
 import { Cell, ReferenceCell, TitlesContext, titleKey } from './cell.js';
-import { filterFields, sortable, sortColumn, tableColumns } from './columns.js';
+import { filterFields, searchColumns, sortable, sortColumn, tableColumns } from './columns.js';
 import { FormDialog, IdBadge, RowActions } from './row.js';
 import { AdminSelectInput } from './select-input.js';
 import { DEFAULT_STATE, listFilters, PAGE_SIZES, type TableState } from './table-state.js';
@@ -46,6 +46,32 @@ export function ownedThrough(model: ModelInfo, entity: EntityInfo) {
     if (!owned.fields.some((f) => ['adminTitle', 'title', 'name', 'email', 'slug'].includes(f.name) && f.readable !== false && !f.secret)) return [];
     return [{ owned, relation, subjectField: o.subjectField, targetField: o.targetField }];
   });
+}
+
+/**
+ * The rows whose owned-through rows (the columns ownedThrough adds: a subject's identities) contain the search
+ * term: the search looks in what the table shows, so a subject is found by its identity's email. Ready when every
+ * owned entity has answered (one that cannot be read adds nothing).
+ */
+function useOwnedSearch(model: ModelInfo, entity: EntityInfo, term: string) {
+  const owned = useMemo(() => ownedThrough(model, entity), [model, entity]);
+  const results = useQueries({
+    queries: owned.map((o) => ({
+      queryKey: ['owned-search', o.relation.id, term],
+      enabled: !!term,
+      staleTime: 30_000,
+      queryFn: async (): Promise<string[]> => {
+        const columns = searchColumns(o.owned, model.languages);
+        if (!columns.length) return [];
+        const hits = await entityApi(o.owned).find({ filters: { or: columns.map((column) => ({ column, method: 'ilike' as const, value: term })) }, limit: 1000 });
+        if (!hits.length) return [];
+        const links = await entityApi(o.relation).find({ filters: { and: [{ column: o.targetField, method: 'inArray', value: hits.map((h) => h.id) }] }, limit: 1000 });
+        return [...new Set(links.map((l) => String(l[o.subjectField])))];
+      },
+    })),
+  });
+  const ids = term ? [...new Set(results.flatMap((r) => r.data ?? []))].sort() : [];
+  return { ids, ready: !term || results.every((r) => !r.isPending) };
 }
 
 /** the titles of every row the shown page references, fetched once per target entity */
@@ -187,7 +213,8 @@ export function GenericTable({ entity, filter, prefill, title, state: given, onS
   const fields = useMemo(() => tableColumns(entity).filter((f) => f.name !== filter?.column), [entity, filter?.column]);
   const api = useMemo(() => entityApi(entity), [entity]);
 
-  const filters = listFilters(entity, state, model.languages, filter);
+  const ownedSearch = useOwnedSearch(model, entity, state.q.trim());
+  const filters = listFilters(entity, state, model.languages, filter, ownedSearch.ids);
   const orderBy = state.sort.length
     ? { and: state.sort.flatMap((s) => { const f = fields.find((x) => x.name === s.id); return f ? [{ column: sortColumn(f, language), method: s.desc ? ('desc' as const) : ('asc' as const) }] : []; }) }
     : { and: [{ column: entity.relation ? 'orderIndex' : 'createdAt', method: (entity.relation ? 'asc' : 'desc') as 'asc' | 'desc' }] };
@@ -195,6 +222,8 @@ export function GenericTable({ entity, filter, prefill, title, state: given, onS
     queryKey: [entity.module, entity.route, 'page', filters, orderBy, state.size, state.page],
     queryFn: () => api.page({ filters, orderBy, limit: state.size, offset: state.page * state.size }),
     placeholderData: keepPreviousData,
+    // a search waits for the rows its owned rows match
+    enabled: ownedSearch.ready,
   });
   const rows = list.data?.rows;
   const total = list.data?.total;
