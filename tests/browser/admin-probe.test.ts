@@ -12,7 +12,8 @@ import { SCREENSHOTS } from '../helpers/browser.js';
  * row ("Articles to ecommerce module products … will be deleted"), as if the article itself were to go; a save toast's own button (Retry after a server fault, Save after the session
  * ended) could not be clicked while its form's dialog was open: the modal's overlay took the click; a row that failed to load (a server fault, the network) was said not to
  * exist, 'it may have been deleted', with no way to try again; the search of a list did not look in the owned rows
- * its table shows (Subjects show their identities' emails, and searching one found 'No found items').
+ * its table shows (Subjects show their identities' emails, and searching one found 'No found items'); a JSON
+ * field's entries marked for fixing (a repeated key, a value with no key) vanished on a look at 'Edit as JSON' and back.
  */
 
 const shown = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -192,5 +193,36 @@ describe('admin as a new editor finds it', () => {
     await subjects.getByRole('searchbox').fill('nobody@nowhere');
     await shown(subjects.getByText('No found items'));
     await subjects.getByRole('searchbox').fill('');
+  });
+  it("a JSON field's entries marked for fixing survive a look at 'Edit as JSON' and back", async () => {
+    await page.goto(`${server.url}/admin/crm/requests`);
+    await page.locator('section[data-entity="crm/request"]').getByRole('button', { name: 'Add new' }).first().click();
+    const form = dialog();
+    await form.getByRole('button', { name: 'Add entry' }).click();
+    await form.getByLabel('Key 1').fill('email');
+    await form.getByLabel('Value of email').fill('a@b.c');
+    await form.getByRole('button', { name: 'Add entry' }).click();
+    await form.getByLabel('Key 2').fill('email');
+    await form.getByLabel('Value of email').nth(1).fill('second@b.c');
+    await form.getByRole('button', { name: 'Add entry' }).click();
+    await form.getByLabel('Value 3').fill('no key yet');
+    await shown(form.getByRole('alert').filter({ hasText: 'This key is already used above' }));
+    await form.getByRole('button', { name: 'Edit as JSON' }).click();
+    await form.getByRole('button', { name: 'Edit as key / value pairs' }).click();
+    // all three entries are back, still marked
+    await shown(form.getByLabel('Key 3'));
+    expect(await form.getByLabel('Value of email').nth(1).inputValue()).toBe('second@b.c');
+    expect(await form.getByLabel('Value 3').inputValue()).toBe('no key yet');
+    await shown(form.getByRole('alert').filter({ hasText: 'This key is already used above' }));
+    await shown(form.getByRole('alert').filter({ hasText: 'Give this value a key' }));
+    // an edit made in the JSON is what comes back
+    await form.getByRole('button', { name: 'Edit as JSON' }).click();
+    await form.locator('textarea').first().fill('{"name": "Olga"}');
+    await form.getByRole('button', { name: 'Edit as key / value pairs' }).click();
+    expect(await form.getByLabel('Value of name').inputValue()).toBe('Olga');
+    expect(await form.getByLabel('Key 2').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard' }).click();
+    await eventually(async () => expect(await page.getByRole('dialog').count()).toBe(0));
   });
 });

@@ -258,7 +258,21 @@ export const fields: RegistryFieldsType = {
           }}
         />
         {bad && <p className="mt-1 text-xs text-red-700">Not valid JSON</p>}
-        {!bad && isFlat(formData) && <Button size="sm" variant="ghost" className="mt-1" onClick={() => { setPairs(pairsOf(formData)); setAsText(false); }}>Edit as key / value pairs</Button>}
+        {!bad && isFlat(formData) && (
+          <Button
+            size="sm"
+            variant="ghost"
+            className="mt-1"
+            onClick={() => {
+              // the JSON unchanged: the entries come back as they were, those still to fix (a repeated key, a value
+              // without a key) with them; changed, they are the JSON's
+              if (JSON.stringify(objectOf(pairs) ?? null) !== JSON.stringify(formData ?? null)) setPairs(pairsOf(formData));
+              setAsText(false);
+            }}
+          >
+            Edit as key / value pairs
+          </Button>
+        )}
       </div>
     );
   },
