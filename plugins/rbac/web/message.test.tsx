@@ -18,4 +18,12 @@ describe('messageOf: what a toast says of a failed request', () => {
     expect(messageOf(new Error('boom'))).toBe('boom');
     expect(messageOf(undefined, 'Что-то пошло не так')).toBe('Что-то пошло не так');
   });
+
+  it("an answer without a message of its own (a proxy's error page) is a failure in the page's language with its status, not a bare '502'", () => {
+    document.documentElement.lang = 'en';
+    expect(messageOf(new ApiError('502 | Bad Gateway', 502))).toBe('Something went wrong (502)');
+    expect(messageOf(new ApiError('404 | ', 404))).toBe('Something went wrong (404)');
+    document.documentElement.lang = 'ru';
+    expect(messageOf(new ApiError('503 | Service Unavailable', 503))).toBe('Произошла ошибка (503)');
+  });
 });

@@ -88,9 +88,15 @@ export function subjectName(me: Me): string {
 
 /** the server's own message, without the '{status} | {statusText}' tail: what a form shows */
 export function messageOf(e: unknown, fallback = 'Something went wrong'): string {
+  const language = typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en';
   // no answer at all (offline, a timeout): said in the page's language, not as the browser's 'Failed to fetch'
-  if (e instanceof ApiError && e.status === 0) return translate('storefront.unreachable', typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en');
-  if (e instanceof ApiError) return e.message.split(' | ')[0] || `Request failed (${e.status})`;
+  if (e instanceof ApiError && e.status === 0) return translate('storefront.unreachable', language);
+  if (e instanceof ApiError) {
+    const own = e.message.split(' | ')[0];
+    // an answer without a message of its own (a proxy's HTML error page): its first part is the bare status code
+    if (own && own !== String(e.status)) return own;
+    return `${translate('storefront.serverError', language)} (${e.status})`;
+  }
   return e instanceof Error && e.message ? e.message : fallback;
 }
 
