@@ -50,4 +50,21 @@ describe('shop failures in Chromium', () => {
       await p.close();
     }
   });
+
+  it('offline, Add to cart says at once that the server could not be reached and gives the button back', async () => {
+    await page.goto(server.url + '/ecommerce/products/landing-template', { waitUntil: 'networkidle' });
+    await page.context().setOffline(true);
+    try {
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      expect(await toastText(page)).toBe('The server could not be reached. Check your connection and try again.');
+      await shown(page.getByRole('button', { name: 'Add to cart' }));
+      expect(await page.getByRole('button', { name: 'Add to cart' }).isEnabled()).toBe(true);
+      await page.screenshot({ path: join(SCREENSHOTS, 'failures-offline-1280.png') });
+    } finally {
+      await page.context().setOffline(false);
+    }
+    // back online, the same button adds it
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await shown(page.getByRole('button', { name: 'Open cart, 1 item' }));
+  });
 });

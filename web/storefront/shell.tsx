@@ -47,7 +47,16 @@ function StorefrontToaster({ language }: { language: string }) {
 /** what every storefront page is wrapped in, on the server and in the browser alike; `language` is the page's */
 export function StorefrontShell({ children, language = 'en' }: { children: ReactNode; language?: string }) {
   const [client] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 60_000, gcTime: 86_400_000, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: 1 } } }),
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: { staleTime: 60_000, gcTime: 86_400_000, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: 1 },
+          // a shopper's action (add to cart, a quantity, checkout) is tried at once even when the browser says it is
+          // offline: its failure is told ('The server could not be reached…') and its button comes back, instead of
+          // waiting silently, 'Adding...', for a connection to return
+          mutations: { networkMode: 'always' },
+        },
+      }),
   );
   return (
     <QueryClientProvider client={client}>
