@@ -53,4 +53,26 @@ describe('languages in Chromium', () => {
     await page.close();
     expect(problems()).toEqual([]);
   });
+
+  it("the account screens on /ru say the server's refusals in Russian: a taken email, a used reset link", async () => {
+    const taken = await server.api('POST', '/api/rbac/subjects/authentication/email-and-password/registration', { data: { login: 'taken@example.com', password: 'taken-password' } });
+    expect(taken.status).toBe(201);
+    const page = await open(390);
+    await page.goto(`${server.url}/ru/rbac/subject/authentication/email-and-password/registration`, { waitUntil: 'networkidle' });
+    await page.getByLabel('Эл. почта').fill('taken@example.com');
+    await page.getByLabel('Пароль').fill('another-password');
+    await page.getByRole('button', { name: 'Создать аккаунт' }).click();
+    await shown(page.getByRole('alert'));
+    expect(await page.getByRole('alert').textContent()).toBe('Аккаунт с этой почтой уже есть');
+
+    await page.goto(`${server.url}/ru/rbac/subject/authentication/email-and-password/reset-password?code=no-such-code`, { waitUntil: 'networkidle' });
+    const form = page.getByRole('form', { name: 'Новый пароль' });
+    await form.locator('input[name="password"]').fill('new-password-1');
+    await form.locator('input[name="passwordConfirmation"]').fill('new-password-1');
+    await form.locator('input[name="passwordConfirmation"]').press('Enter');
+    await shown(form.getByRole('alert'));
+    expect(await form.getByRole('alert').textContent()).toBe('Ссылка для сброса неверна или устарела');
+    await page.close();
+    expect(problems().filter((p) => !/status of (400|409)/.test(p))).toEqual([]);
+  });
 });

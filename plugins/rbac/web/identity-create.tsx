@@ -5,8 +5,8 @@ import { Button } from '../../../web/ui/button.js';
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import type { Expanded } from '../../../web/storefront/context.js';
 import { ApiError } from '../../../runtime/client/index.js';
-import { ROUTES, http, messageOf, useSubject, type Me } from './session.js';
-import { ActionForm, ButtonLink, Field, FormAlert, WidgetCard, useAction, useChecks } from './ui.js';
+import { ROUTES, http, useSubject, type Me } from './session.js';
+import { ActionForm, ButtonLink, Field, FormAlert, WidgetCard, refusalOf, useAction, useChecks } from './ui.js';
 import { useRbacWords } from './words.js';
 
 type Step = { at: 'email' } | { at: 'confirm'; email: string } | { at: 'sent'; email: string };
@@ -40,9 +40,9 @@ function Confirm({ me, email, onBack, onDone }: { me: Me; email: string; onBack:
         await http.request('POST', `/api/rbac/subjects/${me.id}/identities`, { data });
       } catch (err) {
         const emailProblem = causeOf(err, 'email');
-        if (emailProblem) return onBack(messageOf(err, w('somethingWrong')));
+        if (emailProblem) return onBack(refusalOf(err, w));
         const passwordProblem = causeOf(err, 'currentPassword') ?? causeOf(err, 'password');
-        if (passwordProblem) return setError(messageOf(err, w('somethingWrong')));
+        if (passwordProblem) return setError(refusalOf(err, w));
         throw err;
       }
       toast.success(w('updated'));

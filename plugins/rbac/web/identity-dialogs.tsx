@@ -3,8 +3,8 @@ import { KeyRound, Mail, Plus, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '../../../web/ui/button.js';
 import { Dialog } from '../../../web/ui/dialog.js';
-import { AUTH, http, messageOf, type Identity } from './session.js';
-import { ActionForm, Field, FormAlert, besideFields, useAction, useChecks } from './ui.js';
+import { AUTH, http, type Identity } from './session.js';
+import { ActionForm, Field, FormAlert, besideFields, refusalOf, useAction, useChecks } from './ui.js';
 import { useRbacWords } from './words.js';
 
 interface Props {
@@ -198,7 +198,7 @@ export function ResendVerificationButton({ identity }: { identity: Identity }) {
       try {
         await http.request('POST', `${AUTH}/email-and-password/verify/resend`, { data: { identityId: identity.id } });
       } catch (e) {
-        toast.error(messageOf(e, w('somethingWrong')));
+        toast.error(refusalOf(e, w));
         throw e;
       }
       toast.success(w('verificationSent'));

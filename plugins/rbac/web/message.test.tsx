@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../runtime/client/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { translate } from '../../../web/storefront/words.js';
 import { messageOf } from './session.js';
+import { SERVER_REFUSALS, refusalOf } from './ui.js';
 
 describe('messageOf: what a toast says of a failed request', () => {
   afterEach(() => document.documentElement.removeAttribute('lang'));
@@ -25,5 +29,20 @@ describe('messageOf: what a toast says of a failed request', () => {
     expect(messageOf(new ApiError('404 | ', 404))).toBe('Something went wrong (404)');
     document.documentElement.lang = 'ru';
     expect(messageOf(new ApiError('503 | Service Unavailable', 503))).toBe('Произошла ошибка (503)');
+  });
+});
+
+describe('refusalOf: the account routes refusals in the page language', () => {
+  it('each refusal it knows is a message the rbac routes answer, word for word (in English the text is the same)', () => {
+    const routes = ['authentication.ts', 'identities.ts'].map((f) => readFileSync(join(process.cwd(), 'plugins/rbac/server/routes', f), 'utf8')).join('\n');
+    const en = (key: string) => translate(`rbac.${key}`, 'en');
+    for (const [message, key] of Object.entries(SERVER_REFUSALS)) {
+      expect(routes, message).toContain(`'${message}'`);
+      expect(en(key)).toBe(message);
+      expect(refusalOf(new ApiError(`${message} | 409 | Conflict`, 409), en)).toBe(message);
+    }
+    const ru = (key: string) => translate(`rbac.${key}`, 'ru');
+    expect(refusalOf(new ApiError('An account with this email already exists | login is already registered | 409 | Conflict', 409), ru)).toBe('Аккаунт с этой почтой уже есть');
+    expect(refusalOf(new ApiError('Invalid provider | 400 | Bad Request', 400), ru)).toBe('Invalid provider');
   });
 });

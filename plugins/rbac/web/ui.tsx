@@ -28,6 +28,29 @@ export function useChecks() {
   };
 }
 
+type RbacWord = Parameters<ReturnType<typeof useRbacWords>>[0];
+
+/**
+ * The refusals of the account routes (plugins/rbac/server/routes) a visitor meets on these screens, by the message
+ * the server answers, and the word that says each in the page's language (in English, the server's own text). Any
+ * other message is shown as the server wrote it (`messageOf`).
+ */
+export const SERVER_REFUSALS = {
+  'An account with this email already exists': 'emailTaken',
+  'The reset code is invalid or has expired': 'resetCodeInvalid',
+  'The verification code is invalid or has expired': 'verifyCodeInvalid',
+  'The current password is wrong': 'wrongCurrentPassword',
+  'An account keeps at least one identity: add another before deleting this one': 'lastIdentity',
+  'This wallet is already a login of this account': 'walletLinkedHere',
+  'This wallet is a login of another account': 'walletLinkedElsewhere',
+} as const satisfies Record<string, RbacWord>;
+
+/** what an account screen says of a failed request: a known refusal in the page's language, else `messageOf` */
+export function refusalOf(e: unknown, w: (key: RbacWord) => string, fallback = w('somethingWrong')): string {
+  const own = e instanceof ApiError ? e.message.split(' | ')[0] : undefined;
+  return own && Object.hasOwn(SERVER_REFUSALS, own) ? w(SERVER_REFUSALS[own as keyof typeof SERVER_REFUSALS]) : messageOf(e, fallback);
+}
+
 /** thrown by an action whose failure is already shown beside its fields: `useAction` keeps no form-level error for it */
 export class ShownBesideFields extends Error {}
 
@@ -120,6 +143,9 @@ export function ButtonLink({ to, variant = 'default', className, ...props }: Anc
 export function useAction() {
   const w = useRbacWords();
   const fallback = w('somethingWrong');
+  // the words of the page's language, read when a request fails (a new function each render: kept out of `run`'s deps)
+  const words = useRef(w);
+  words.current = w;
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
   const [fields, setFields] = useState<Record<string, string>>(NO_FIELDS);
@@ -133,7 +159,7 @@ export function useAction() {
     try {
       return await fn();
     } catch (e) {
-      if (!(e instanceof ShownBesideFields)) setError(messageOf(e, fallback));
+      if (!(e instanceof ShownBesideFields)) setError(refusalOf(e, words.current, fallback));
       return undefined;
     } finally {
       busy.current = false;
