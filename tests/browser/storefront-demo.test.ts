@@ -214,4 +214,27 @@ describe('the demo storefront in Chromium', () => {
     await page.close();
     expect(site.problems).toEqual([]);
   });
+
+  it("an empty category, store and blog category say so ('No found items', in ru too) instead of ending at their title", async () => {
+    const system = site.server.system;
+    for (const [path, data] of [
+      ['/api/ecommerce/categories', { slug: 'empty-shelf', title: { en: 'Empty shelf', ru: 'Пустая полка' } }],
+      ['/api/ecommerce/stores', { slug: 'empty-store', title: { en: 'Empty store', ru: 'Пустой магазин' } }],
+      ['/api/blog/categories', { slug: 'empty-topic', title: { en: 'Empty topic', ru: 'Пустая рубрика' } }],
+    ] as const) expect((await system('POST', path, { data })).status, path).toBe(201);
+    const page = await site.open(PHONE, 'empty');
+    for (const [path, title, empty] of [
+      ['/ecommerce/categories/empty-shelf', 'Empty shelf', 'No found items'],
+      ['/ru/ecommerce/categories/empty-shelf', 'Пустая полка', 'Ничего не найдено'],
+      ['/ecommerce/stores/empty-store', 'Empty store', 'No found items'],
+      ['/ru/blog/categories/empty-topic', 'Пустая рубрика', 'Ничего не найдено'],
+    ] as const) {
+      await page.goto(url + path, { waitUntil: 'networkidle' });
+      await shown(page.getByRole('heading', { name: title, level: 1 }));
+      await shown(page.locator('main').getByText(empty, { exact: true }));
+    }
+    await page.screenshot({ path: join(SHOTS, 'empty-blog-category-390-ru.png') });
+    await page.close();
+    expect(site.problems).toEqual([]);
+  });
 });

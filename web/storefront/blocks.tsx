@@ -180,8 +180,12 @@ export function usePageRow(param: string, widget: Expanded, relation: string, en
  * a widget's cards.
  * @example <ShownCards items={products} label="Products" card={(p) => <ProductCard product={p} />} />
  */
-export function ShownCards({ items, label, columns, card }: { items: Expanded[]; label?: string; columns?: 2 | 3; card: (item: Expanded) => ReactNode }) {
+export function ShownCards({ items, label, columns, card, empty }: { items: Expanded[]; label?: string; columns?: 2 | 3; card: (item: Expanded) => ReactNode; empty?: string }) {
   const { shown, more, listRef } = useShowMore(items);
+  const w = useWords();
+  // an empty list says so ('No found items', spec §8, or the list's own words): a category or store page with
+  // nothing in it would otherwise end at its title
+  if (!items.length) return <p className="text-slate-600">{empty ?? w('noFoundItems')}</p>;
   return (
     <>
       <CardGrid ref={listRef} label={label} columns={columns}>
@@ -200,17 +204,12 @@ export function ShownCards({ items, label, columns, card }: { items: Expanded[];
  */
 export function CardListSection({ row, relation, end, label, card, empty }: { row: Expanded; relation: string; end: string; label: string; card: (item: Expanded) => ReactNode; empty?: string }) {
   const t = useT();
-  const w = useWords();
   const items = targets(row, relation, end);
   return (
     <Section row={row}>
       <SectionHeader row={row} />
-      {/* an empty list says so under its heading ('No found items', spec §8, or the list's own words) */}
-      {items.length ? (
-        <ShownCards items={items} label={t(row.title) || label} card={card} />
-      ) : (
-        <p className="text-slate-600">{empty ?? w('noFoundItems')}</p>
-      )}
+      {/* an empty list says so under its heading (ShownCards) */}
+      <ShownCards items={items} label={t(row.title) || label} card={card} empty={empty} />
     </Section>
   );
 }

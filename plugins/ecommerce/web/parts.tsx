@@ -4,6 +4,7 @@ import { cn } from '../../../web/ui/cn.js';
 import { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, ShownCards, usePageRow, useShowMore } from '../../../web/storefront/blocks.js';
 import { targets, useT, type Expanded } from '../../../web/storefront/context.js';
 import { formatPrice, productPriceList } from '../pricing.js';
+import { useWords } from '../../../web/storefront/words.js';
 
 export { CARD, CardGrid, GridItem, MoreLink, Section, SectionHeader, usePageRow };
 
@@ -67,7 +68,9 @@ export function ProductCard({ product, className }: { product: Expanded; classNa
  */
 export function ProductMasonry({ products, label }: { products: Expanded[]; label: string }) {
   const { shown, more, listRef, step } = useShowMore(products);
-  if (!products.length) return null;
+  const w = useWords();
+  // an empty category says so, as every card list does (ShownCards)
+  if (!products.length) return <p className="text-slate-600">{w('noFoundItems')}</p>;
   const batches: Expanded[][] = [];
   for (let at = 0; at < shown.length; at += step) batches.push(shown.slice(at, at + step));
   return (
