@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Loader2, LogIn, Minus, Plus, ShoppingCart, Trash2, Zap } from 'lucide-react';
 import { Button } from '../../../web/ui/button.js';
 import { Input } from '../../../web/ui/input.js';
@@ -27,7 +27,7 @@ function InCart({ title, orderId, line }: { title: string; orderId: string; line
   const set = (quantity: number) => change.mutate({ method: 'PATCH', path: `/orders/${orderId}`, data: { ordersToProducts: [{ id: line.id, quantity }] }, done: w('updated') });
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-sm font-medium text-green-700">{w('inCart')}</p>
+      <p className="text-sm font-medium text-green-700" tabIndex={-1} data-focus-after-change>{w('inCart')}</p>
       <div className="flex flex-wrap items-center gap-2" aria-busy={change.isPending}>
         <div className="flex items-center gap-1 rounded-md border border-slate-300 p-0.5">
           <Button size="icon" variant="ghost" aria-label={w('decrease', { title })} disabled={change.isPending || line.quantity <= 1} onClick={() => set(line.quantity - 1)}>
@@ -102,7 +102,7 @@ function AddToCart({ product, text, setText, invalid, setInvalid }: { product: E
             className="w-28"
           />
         </div>
-        <Button variant="primary" className="h-10" disabled={change.isPending} onClick={add}>
+        <Button variant="primary" className="h-10" disabled={change.isPending} onClick={add} data-focus-after-change>
           {change.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <ShoppingCart className="h-4 w-4" aria-hidden />}
           {change.isPending ? w('adding') : w('addToCart')}
         </Button>
@@ -130,8 +130,24 @@ export function ProductCart({ row }: { row: Expanded }) {
   const [oneStep, setOneStep] = useState(false);
   const prices = productPriceList(row);
   const title = t(row.title) || String(row.slug ?? '');
+  const line = cart.data?.ordersToProducts.find((l) => l.productId === row.id);
+  const loading = status === 'loading' || (me && cart.isPending);
+  const controls = useRef<HTMLDivElement>(null);
+  // whether the product is in the cart, once known; the first answer moves no focus
+  const inCart = loading || !me ? undefined : !!(line && cart.data);
+  const shownBefore = useRef<boolean | undefined>(undefined);
+  useEffect(() => {
+    const before = shownBefore.current;
+    shownBefore.current = inCart;
+    if (inCart === undefined || before === undefined || before === inCart) return;
+    // the control just used (Add to cart, Delete) went with its state, and the focus with it to the page's start:
+    // it goes on to the new state's first control ('In your cart', Add to cart). Focus elsewhere is left alone.
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== document.documentElement) return;
+    controls.current?.querySelector<HTMLElement>('[data-focus-after-change]')?.focus();
+  }, [inCart]);
 
-  if (status === 'loading' || (me && cart.isPending)) return <Skeleton className="h-20 w-full max-w-md" />;
+  if (loading) return <Skeleton className="h-20 w-full max-w-md" />;
   if (!me) {
     return (
       <div className="flex flex-wrap items-center gap-3">
@@ -144,9 +160,8 @@ export function ProductCart({ row }: { row: Expanded }) {
     );
   }
   if (!prices.length) return <p className="text-sm text-slate-500">{w('notForSale')}</p>;
-  const line = cart.data?.ordersToProducts.find((l) => l.productId === row.id);
   return (
-    <div className="flex max-w-md flex-col gap-4">
+    <div ref={controls} className="flex max-w-md flex-col gap-4">
       {line && cart.data ? <InCart title={title} orderId={cart.data.id} line={line} /> : <AddToCart product={row} text={text} setText={setText} invalid={invalid} setInvalid={setInvalid} />}
       <div>
         <Button variant="link" className="h-auto px-0" aria-expanded={oneStep} onClick={() => setOneStep((v) => !v)}>
