@@ -333,6 +333,21 @@ describe('storefront UX in Chromium, no payment provider', () => {
     })).toBe(true);
   });
 
+  it('the account dialogs opened from the keyboard start on their first field, not on Close, and Escape gives the focus back', async () => {
+    await page.goto(server.url + '/rbac/subjects/settings', { waitUntil: 'networkidle' });
+    for (const [button, field] of [['Change email', 'Email'], ['Change Password', 'Current password'], ['Add email', 'Email']] as const) {
+      const opener = page.locator('main').getByRole('button', { name: button, exact: true });
+      await opener.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: button });
+      await shown(dialog);
+      await eventually(async () => expect(await dialog.getByLabel(field, { exact: true }).evaluate((el) => el === document.activeElement), button).toBe(true));
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await opener.evaluate((el) => el === document.activeElement), button).toBe(true);
+    }
+  });
+
   it("Change Password: the server's error goes once the form is sent again or edited", async () => {
     await page.goto(server.url + '/rbac/subjects/settings', { waitUntil: 'networkidle' });
     await page.getByRole('button', { name: 'Change Password' }).click();

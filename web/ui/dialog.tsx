@@ -12,9 +12,9 @@ export const ESCAPE_LAYER = 'data-escape-layer';
 /**
  * A modal dialog (Radix): focus moves in and is trapped, Escape and the close button close it, and focus
  * returns to what had it when the dialog opened (the button that opened it). Focus starts on the control marked
- * `data-autofocus` when there is one, else on the first one.
+ * `data-autofocus` when there is one, else (`focusField`) on the first enabled form field, else on the first control.
  */
-export function Dialog({ open, onOpenChange, title, description, children, className, trigger, bare, role }: {
+export function Dialog({ open, onOpenChange, title, description, children, className, trigger, bare, role, focusField }: {
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
   title: string;
@@ -25,6 +25,8 @@ export function Dialog({ open, onOpenChange, title, description, children, class
   /** the children lay out and scroll themselves (a form with a footer of its own) */
   bare?: boolean;
   role?: 'dialog' | 'alertdialog';
+  /** a form dialog: focus starts on its first field (what the keyboard came to fill in), not on Close */
+  focusField?: boolean;
 }) {
   const opener = useRef<HTMLElement | null>(null);
   const wasOpen = useRef(false);
@@ -42,7 +44,10 @@ export function Dialog({ open, onOpenChange, title, description, children, class
           {...(role && { role })}
           onOpenAutoFocus={(e) => {
             // a control marked data-autofocus (a picker's search) takes focus, not the first one (Close)
-            const first = (e.currentTarget as HTMLElement | null)?.querySelector?.<HTMLElement>('[data-autofocus]');
+            const content = e.currentTarget as HTMLElement | null;
+            const first =
+              content?.querySelector?.<HTMLElement>('[data-autofocus]') ??
+              (focusField ? content?.querySelector?.<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)') : null);
             if (first) {
               e.preventDefault();
               first.focus();

@@ -73,6 +73,7 @@ function FormDialog({ state, title, description, icon, submitLabel, onSubmit, on
       title={title}
       description={description}
       className="max-w-md"
+      focusField
       trigger={<Button variant="outline" size="sm">{icon}{title}</Button>}
     >
       <ActionForm action={action} onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={title}>
