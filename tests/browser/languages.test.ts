@@ -75,4 +75,20 @@ describe('languages in Chromium', () => {
     await page.close();
     expect(problems().filter((p) => !/status of (400|409)/.test(p))).toEqual([]);
   });
+
+  it('sign-in on /ru says the rate limit in Russian after too many wrong passwords', async () => {
+    const page = await open(390);
+    await page.goto(`${server.url}/ru/rbac/subject/authentication/select-method`, { waitUntil: 'networkidle' });
+    await page.getByLabel('Эл. почта').fill('limited@example.com');
+    const alert = page.locator('main').getByRole('alert');
+    for (let i = 0; i < 6; i++) {
+      await page.getByLabel('Пароль').fill(`wrong-password-${i}`);
+      await page.getByRole('button', { name: 'Войти', exact: true }).click();
+      await shown(alert);
+      if ((await alert.textContent())!.startsWith('Слишком')) break;
+    }
+    expect(await alert.textContent()).toMatch(/^Слишком много попыток: попробуйте снова через \d+ с$/);
+    await page.close();
+    expect(problems().filter((p) => !/status of (400|401|409|429)/.test(p))).toEqual([]);
+  });
 });

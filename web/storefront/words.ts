@@ -91,6 +91,7 @@ export const useWords = defineWords('storefront', {
     notifications: 'Notifications',
     showMore: 'Show {count} more of {total}',
     unreachable: 'The server could not be reached. Check your connection and try again.',
+    tooManyAttempts: 'Too many attempts: try again in {seconds} seconds',
   },
   ru: {
     more: 'Подробнее',
@@ -120,6 +121,7 @@ export const useWords = defineWords('storefront', {
     notifications: 'Уведомления',
     showMore: 'Показать ещё {count} из {total}',
     unreachable: 'Не удалось связаться с сервером. Проверьте подключение и попробуйте ещё раз.',
+    tooManyAttempts: 'Слишком много попыток: попробуйте снова через {seconds} с',
   },
 });
 

@@ -30,6 +30,14 @@ describe('messageOf: what a toast says of a failed request', () => {
     document.documentElement.lang = 'ru';
     expect(messageOf(new ApiError('503 | Service Unavailable', 503))).toBe('Произошла ошибка (503)');
   });
+
+  it("the rate limit's 429 is said in the page's language with its wait", () => {
+    const limited = new ApiError('Too many attempts: try again in 42 seconds | 429 | Too Many Requests', 429);
+    document.documentElement.lang = 'en';
+    expect(messageOf(limited)).toBe('Too many attempts: try again in 42 seconds');
+    document.documentElement.lang = 'ru';
+    expect(messageOf(limited)).toBe('Слишком много попыток: попробуйте снова через 42 с');
+  });
 });
 
 describe('refusalOf: the account routes refusals in the page language', () => {

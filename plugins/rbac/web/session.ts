@@ -91,6 +91,11 @@ export function messageOf(e: unknown, fallback = 'Something went wrong'): string
   const language = typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en';
   // no answer at all (offline, a timeout): said in the page's language, not as the browser's 'Failed to fetch'
   if (e instanceof ApiError && e.status === 0) return translate('storefront.unreachable', language);
+  // the rate limit (runtime/http/rate-limit.ts: 'Too many attempts: try again in N seconds'), on any route
+  if (e instanceof ApiError && e.status === 429) {
+    const seconds = /in (\d+) seconds/.exec(e.message)?.[1] ?? '60';
+    return translate('storefront.tooManyAttempts', language, { seconds });
+  }
   if (e instanceof ApiError) {
     const own = e.message.split(' | ')[0];
     // an answer without a message of its own (a proxy's HTML error page): its first part is the bare status code
