@@ -91,4 +91,17 @@ describe('languages in Chromium', () => {
     await page.close();
     expect(problems().filter((p) => !/status of (400|401|409|429)/.test(p))).toEqual([]);
   });
+
+  it("a visitor's settings page on /ru reads as Russian: 'Войдите, чтобы увидеть свой аккаунт.'", async () => {
+    const page = await open(390);
+    await page.goto(`${server.url}/ru/rbac/subjects/settings`, { waitUntil: 'networkidle' });
+    const prompt = page.locator('main p').filter({ has: page.getByRole('link', { name: 'Войдите' }) });
+    await shown(prompt);
+    expect((await prompt.textContent())!.trim()).toBe('Войдите, чтобы увидеть свой аккаунт.');
+    await page.goto(`${server.url}/rbac/subjects/settings`, { waitUntil: 'networkidle' });
+    const english = page.locator('main p').filter({ has: page.getByRole('link', { name: 'Sign in' }) });
+    await shown(english);
+    expect((await english.textContent())!.trim()).toBe('Sign in to see your account.');
+    await page.close();
+  });
 });

@@ -133,7 +133,9 @@ export function SignedInSubject() {
       {status === 'loading' && <Skeleton className="h-28 w-full rounded-2xl" />}
       {status === 'signed-out' && (
         <p className="rounded-2xl border border-dashed border-slate-300 p-6 text-center text-slate-600">
-          <Link to={ROUTES.selectMethod}>{w('signIn')}</Link> {w('signInToSeeAccount')}
+          {w('signInToSeeAccount')
+            .split(/(\{link\})/)
+            .map((part, i) => (part === '{link}' ? <Link key={i} to={ROUTES.selectMethod}>{w('signInLink')}</Link> : part))}
         </p>
       )}
       {me && <SubjectCard me={me} />}
