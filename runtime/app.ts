@@ -62,6 +62,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
     rateLimit: (name, limit) => addressLimiter(config, name, limit),
     privileged: async (c) => isPrivileged(await ctx.caller(c)),
     closing: closing.signal,
+    noindexWidgets: new Set(plugins.flatMap((p) => p.noindexWidgets ?? [])),
   };
   for (const p of plugins) if (p.services) Object.assign(ctx.services, p.services(ctx));
   for (const p of plugins) if (p.authorizer) ctx.authorize = p.authorizer(ctx);

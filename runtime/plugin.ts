@@ -32,6 +32,11 @@ export interface PluginContext {
   hasRoute?: (method: string, path: string) => boolean;
   /** whether a route other than the generic CRUD routes answers METHOD PATH (set once every route is mounted) */
   hasDeclaredRoute?: (method: string, path: string) => boolean;
+  /**
+   * the widget variants, as '<module>/<variant>', that plugins declared personal (Plugin.noindexWidgets): a page
+   * whose own widgets show one is for the visitor alone, sent with robots noindex and left out of the sitemap
+   */
+  noindexWidgets: ReadonlySet<string>;
   /** what plugins offer each other, by name (e.g. services.notification); filled before routes are mounted */
   services: Record<string, unknown>;
   /**
@@ -65,6 +70,12 @@ export interface Plugin {
    * generic CRUD, bulk, find-or-create, plugin routes and seeding. See runtime/crud/hooks.ts.
    */
   hooks?: HookSet | ((ctx: PluginContext) => HookSet);
+  /**
+   * the module's widget variants that draw a visitor's own account, orders or an account action (sign-in, settings),
+   * as '<module>/<variant>' (e.g. 'rbac/login'): a page whose own widgets (not its layouts') show one is sent with
+   * `<meta name="robots" content="noindex">` and is not listed in sitemap.xml
+   */
+  noindexWidgets?: string[];
   /** demo rows for an empty database */
   seed?: SeedData;
   /** rows every installation needs (roles, permissions): inserted on start when their id is missing */

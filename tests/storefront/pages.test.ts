@@ -40,6 +40,23 @@ describe('storefront pages', () => {
     expect(urls.some((u) => u.url.includes('['))).toBe(false);
   });
 
+  it("the visitor's own pages (sign-in, registration, settings, orders) are sent with robots noindex and left out of the sitemap; the others are not", async () => {
+    const robots = (html: string) => /<meta name="robots" content="([^"]*)">/.exec(html)?.[1];
+    const personal = ['/rbac/subject/authentication/email-and-password/authentication', '/rbac/subject/authentication/email-and-password/registration', '/rbac/subjects/settings', '/ecommerce/orders'];
+    for (const url of personal) {
+      for (const path of [url, `/ru${url}`]) {
+        const r = await get(path);
+        expect(r.status, path).toBe(200);
+        expect(robots(r.html), path).toBe('noindex');
+      }
+    }
+    for (const path of ['/', '/ru', '/blog/articles/launch-week', '/ecommerce/products', '/rbac/subjects']) expect(robots((await get(path)).html), path).toBeUndefined();
+    const sitemap = (await get('/sitemap.xml')).html;
+    expect(sitemap).toContain('/ecommerce/products<');
+    for (const url of personal) expect(sitemap).not.toContain(`${url}<`);
+    expect(sitemap).not.toContain('/rbac/subject/authentication/');
+  });
+
   it('renders the home page on the server with its metadata and the hydration data', async () => {
     const r = await get('/');
     expect(r.status).toBe(200);

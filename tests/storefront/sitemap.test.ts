@@ -85,6 +85,33 @@ for (const d of DIALECTS) {
       expect(new Date(fresh.lastmod).getTime()).toBe(new Date(a.updatedAt).getTime());
     });
 
+    it("a page for the visitor alone (its own widget is a sign-in or account screen) is not listed; a layout's sign-in box changes nothing", async () => {
+      /** a page at `url` whose own widgets show rbac widget rows of these variants, and whose layout shows `layoutVariant` */
+      const pageWith = async (url: string, variants: string[], layoutVariant?: string) => {
+        const page = (await t.call('POST', '/api/host/pages', { data: { url, title: url } })).body.data;
+        const hostWidget = async (variant: string) => {
+          const row = (await t.call('POST', '/api/rbac/widgets', { data: { variant } })).body.data;
+          const widget = (await t.call('POST', '/api/host/widgets', { data: {} })).body.data;
+          expect((await t.call('POST', '/api/host/widgets-to-external-widgets', { data: { widgetId: widget.id, externalModule: 'rbac', externalWidgetId: row.id } })).status).toBe(201);
+          return widget.id as string;
+        };
+        for (const [i, v] of variants.entries()) expect((await t.call('POST', '/api/host/pages-to-widgets', { data: { pageId: page.id, widgetId: await hostWidget(v), orderIndex: i } })).status).toBe(201);
+        if (layoutVariant) {
+          const layout = (await t.call('POST', '/api/host/layouts', { data: {} })).body.data;
+          expect((await t.call('POST', '/api/host/layouts-to-widgets', { data: { layoutId: layout.id, widgetId: await hostWidget(layoutVariant), orderIndex: 0 } })).status).toBe(201);
+          expect((await t.call('POST', '/api/host/pages-to-layouts', { data: { pageId: page.id, layoutId: layout.id } })).status).toBe(201);
+        }
+      };
+      await pageWith('/sign-in-here', ['subject-list', 'login']);
+      await pageWith('/my-settings', ['identity-settings']);
+      await pageWith('/members-here', ['subject-list'], 'login');
+      const sitemap = (await get('/sitemap.xml')).text;
+      expect(sitemap).not.toContain('/sign-in-here<');
+      expect(sitemap).not.toContain('/my-settings<');
+      expect(sitemap).toContain(`${ORIGIN}/members-here<`);
+      expect(sitemap).toContain(`${ORIGIN}/ru/members-here<`);
+    });
+
     it('robots.txt allows the site, keeps crawlers out of the admin and the API, and names the sitemap', async () => {
       const r = await get('/robots.txt');
       expect(r.status).toBe(200);

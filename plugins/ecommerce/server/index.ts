@@ -19,6 +19,8 @@ const ordersOf = (ctx: PluginContext) => {
  */
 export const ecommerce: Plugin = {
   name: 'ecommerce',
+  // the visitor's own orders and cart: pages for them alone, not for search engines
+  noindexWidgets: ['ecommerce/order-list-default', 'ecommerce/cart-default'],
   routes: (app, ctx) => shopRoutes(app, ctx, ordersOf(ctx)),
   // the agent module's 'clear-old-cart-orders' job calls this: carts untouched for 30 days, never checked-out orders
   services: (ctx) => ({ ecommerce: { clearOldOrders: async ({ now }: { now: Date }) => ({ deleted: await ordersOf(ctx).clearOldCarts(new Date(now.getTime() - 30 * 86_400_000)) }) } }),

@@ -227,12 +227,15 @@ export async function assemble(ctx: PluginContext, resolved: Resolved, language:
   if (meta['og:url'].startsWith('/')) meta['og:url'] = `${ctx.config.publicUrl}${meta['og:url']}`;
 
   const isBefore = (w: Row) => w.variant !== 'additional';
+  const content = blocksOf(pageWidgets);
+  // a page for the visitor alone (its own widgets show a variant a plugin declared personal): not for search engines
+  if (content.some((b) => ctx.noindexWidgets.has(`${b.module}/${String(b.widget.variant)}`))) meta.robots = 'noindex';
   const data: PageData = {
     context: { language, languages: ctx.model.languages, defaultLanguage: ctx.model.defaultLanguage, url, params, ...(ctx.config.productName && { product: ctx.config.productName }) },
     title,
     meta,
     before: blocksOf(layoutWidgets.filter(isBefore)),
-    content: blocksOf(pageWidgets),
+    content,
     after: blocksOf(layoutWidgets.filter((w) => !isBefore(w))),
   };
   return { data, read, used };

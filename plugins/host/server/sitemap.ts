@@ -1,4 +1,4 @@
-import { asc } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import { encodePath, listedWhere, placeholders, segmentsOf } from './pages.js';
@@ -19,16 +19,46 @@ export function absoluteUrl(ctx: PluginContext, url: string, language: string): 
 }
 
 /**
+ * The ids of the pages whose own widgets (not their layouts') show a variant a plugin declared personal
+ * (Plugin.noindexWidgets: sign-in, settings, the visitor's orders): one query per module that declared any.
+ */
+export async function personalPages(ctx: PluginContext): Promise<Set<string>> {
+  const byModule = new Map<string, string[]>();
+  for (const key of ctx.noindexWidgets) {
+    const at = key.indexOf('/');
+    const module = key.slice(0, at);
+    byModule.set(module, [...(byModule.get(module) ?? []), key.slice(at + 1)]);
+  }
+  const onPage = ctx.database.tables['host/pages-to-widgets'];
+  const external = ctx.database.tables['host/widgets-to-external-widgets'];
+  const pages = new Set<string>();
+  for (const [module, variants] of byModule) {
+    const widgets = ctx.database.tables[`${module}/widget`];
+    if (!widgets) continue;
+    const rows: { pageId: string }[] = await ctx.database.db
+      .selectDistinct({ pageId: onPage.pageId })
+      .from(onPage)
+      .innerJoin(external, eq(external.widgetId, onPage.widgetId))
+      .innerJoin(widgets, eq(widgets.id, external.externalWidgetId))
+      .where(and(eq(external.externalModule, module), inArray(widgets.variant, variants)));
+    for (const r of rows) pages.add(r.pageId);
+  }
+  return pages;
+}
+
+/**
  * Every url the site answers, with when it last changed: each page, and each page with an entity segment once
- * per row of that entity (the segment filled in with the row's value). Error pages are left out.
+ * per row of that entity (the segment filled in with the row's value). Error pages are left out, and so are the
+ * pages for the visitor alone (personalPages: they are sent with robots noindex).
  */
 export async function sitemapEntries(ctx: PluginContext): Promise<{ url: string; lastmod: Date }[]> {
   const t = ctx.database.tables['host/page'];
-  const pages: { url: string; updatedAt: Date }[] = await ctx.database.db.select({ url: t.url, updatedAt: t.updatedAt }).from(t).orderBy(asc(t.url));
+  const pages: { id: string; url: string; updatedAt: Date }[] = await ctx.database.db.select({ id: t.id, url: t.url, updatedAt: t.updatedAt }).from(t).orderBy(asc(t.url));
+  const personal = await personalPages(ctx);
   const marks = placeholders(ctx);
   const out: { url: string; lastmod: Date }[] = [];
   for (const page of pages) {
-    if (NOT_LISTED.has(page.url)) continue;
+    if (NOT_LISTED.has(page.url) || personal.has(page.id)) continue;
     const segs = segmentsOf(page.url);
     const i = segs.findIndex((s) => s.startsWith('['));
     if (i < 0) {

@@ -43,6 +43,8 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
   };
   return {
     name: 'rbac',
+    // sign-in, registration, password and account screens: for the visitor alone, not for search engines
+    noindexWidgets: ['select-method', 'login', 'registration', 'forgot-password', 'reset-password', 'verify-email', 'logout', 'identity-create-by-email', 'identity-settings'].map((v) => `rbac/${v}`),
     authorizer: (ctx) => deps(ctx).access.authorizer,
     identity: (ctx) => ({ caller: deps(ctx).access.caller, permits: deps(ctx).access.permits }),
     middleware: (ctx) => {
