@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
@@ -20,7 +20,9 @@ import { requestHeader } from './http/headers.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
 import { healthRoute } from './health.js';
-import { CORS_EXPOSED, envelope } from './http/envelope.js';
+import { CORS_EXPOSED, envelope, finisher } from './http/envelope.js';
+import { CompressedCache } from './http/wire.js';
+import { FastReads, leavesReads } from './http/fast-read.js';
 import { readFromPrimary } from './db/read-routing.js';
 import { ShapeRouter } from './http/shape-router.js';
 
@@ -74,9 +76,10 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   // routes matched once per shape of a path (a UUID segment stands for any other): runtime/http/shape-router.ts
   const app = new Hono({ router: new ShapeRouter(), getPath: apiPath });
   // request id, no-store for answers with credentials, compression and validators, security headers: one envelope,
-  // one pass over each answer's headers (runtime/http/envelope.ts)
+  // one pass over each answer's headers (runtime/http/envelope.ts), whose finishing the fast lane shares
   // a request's reads see every write committed before it started (SQLite's run of reads in one snapshot ends here)
-  app.use(envelope({ hsts: config.production, onRequest: database.fresh, corsOrigins: config.corsOrigins }));
+  const wireOptions = { hsts: config.production, corsOrigins: config.corsOrigins, compressed: new CompressedCache() };
+  app.use(leavesReads(envelope({ ...wireOptions, onRequest: database.fresh })));
   // a storefront on another origin (CORS_ORIGINS): its preflights are answered here, and its requests' answers allow
   // exactly those origins, with credentials (the envelope); any other origin gets no CORS header at all
   if (config.corsOrigins.length) {
@@ -93,10 +96,10 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   // with a read replica: a request that writes or carries credentials reads from the primary (its own writes, a
   // session made a moment ago); anonymous GETs read from the replica
   if (config.databaseReadUrl) {
-    app.use((c, next) => ((c.req.method === 'GET' || c.req.method === 'HEAD') && !carriesCredentials(c) ? next() : readFromPrimary(next)));
+    app.use(leavesReads((c: Context, next: Next) => ((c.req.method === 'GET' || c.req.method === 'HEAD') && !carriesCredentials(c) ? next() : readFromPrimary(next))));
   }
   // the url's NUL check, then the body limits
-  app.use(limitBodies((c) => isSignedCaller(c, config)));
+  app.use(leavesReads(limitBodies((c) => isSignedCaller(c, config))));
   app.onError((err, c) => {
     if (err instanceof HttpError) {
       const body: Record<string, unknown> = { message: err.message, status: err.status };
@@ -136,5 +139,10 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   ctx.hasDeclaredRoute = (method, path) => (matcher ??= routeMatcher(app.routes, model)).declared(method, path);
   /** the start of a shutdown: long-lived answers end (ctx.closing) */
   const shutdown = () => closing.abort();
-  return { app, repo, ctx, policy, log: logger, shutdown };
+  // anonymous reads of public rows by id, answered without hono's chain (runtime/http/fast-read.ts); the app's own
+  // fetch (app.request included) takes the same lane, and `answer` is the app without it (the Node server's fallback)
+  const fastReads = new FastReads({ app, model, repo, policy, authorizer: () => ctx.authorize, finish: finisher(wireOptions), onRequest: database.fresh });
+  const answer = app.fetch;
+  app.fetch = (request, env, executionCtx) => fastReads.fetch(request, () => answer(request, env, executionCtx)) ?? answer(request, env, executionCtx);
+  return { app, repo, ctx, policy, log: logger, shutdown, fastReads, answer };
 }

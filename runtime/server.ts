@@ -1,6 +1,8 @@
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { join } from 'node:path';
 import net from 'node:net';
+import { createServer, type RequestListener, type ServerOptions } from 'node:http';
+import type { FastReads } from './http/fast-read.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { openDatabaseOf } from './db/open.js';
@@ -32,6 +34,8 @@ export interface Running {
   port: number;
   database: Database;
   server: ServerType;
+  /** the fast lane of anonymous reads by id (runtime/http/fast-read.ts): `served` counts its answers */
+  fastReads: FastReads;
   /**
    * A graceful stop: stops accepting connections, ends event streams, lets the requests in flight finish (for at
    * most `graceMs`, default SHUTDOWN_GRACE_MS or 10 s; then their connections are cut), then closes the database.
@@ -147,6 +151,21 @@ async function checkProduction(opts: StartOptions, generatedDir: string, migrati
   await codegen({ production: true, schemasDir: opts.schemasDir ?? join(opts.root, 'schemas'), outDir: generatedDir, migrationsDir });
 }
 
+/**
+ * `http.createServer` with the fast lane (runtime/http/fast-read.ts) in front of hono's listener: an anonymous read of
+ * a public row by id is answered from the Node request; every other request goes to the app as it came.
+ */
+export function withFastReads(fast: FastReads): typeof createServer {
+  return ((options: ServerOptions, listener: RequestListener) => createServer(options, fastFirst(fast, listener))) as typeof createServer;
+}
+
+/** a Node request listener: the fast lane, else `listener` (hono's, of the app without the lane: `answer`) */
+export function fastFirst(fast: FastReads, listener: RequestListener): RequestListener {
+  return (req, res) => {
+    if (!fast.node(req, res, listener)) void listener(req, res);
+  };
+}
+
 /** opens the database, applies pending migrations (each in its own transaction), seeds an empty database */
 export async function prepare(opts: StartOptions) {
   const generatedDir = opts.generatedDir ?? join(opts.root, 'generated');
@@ -175,7 +194,7 @@ export async function prepare(opts: StartOptions) {
 export async function startServer(opts: StartOptions): Promise<Running & { seeded: number; migrated: string[] }> {
   const prepared = await prepare(opts);
   // the HTTP server first, so that Vite's HMR (development) attaches to it instead of a port of its own
-  const server = createAdaptorServer({ fetch: prepared.app.fetch });
+  const server = createAdaptorServer({ fetch: prepared.answer, createServer: withFastReads(prepared.fastReads) });
   trackConnections(server as import('node:http').Server);
   const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off', prepared.ctx.services.storefront as StorefrontRenderer | undefined, { httpServer: server as import('node:http').Server, port: opts.config.port });
   await new Promise<void>((resolve, reject) => {
@@ -191,6 +210,7 @@ export async function startServer(opts: StartOptions): Promise<Running & { seede
     port,
     database: prepared.database,
     server,
+    fastReads: prepared.fastReads,
     seeded: prepared.seeded,
     migrated: prepared.migrated,
     async close(graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000)) {

@@ -6,6 +6,7 @@ import type { Database, Drizzle } from '../db/index.js';
 import { HttpError, badRequest, fromDatabaseError, notFound, type Cause } from '../http/errors.js';
 import type { ListQuery } from './query.js';
 import { randomWords } from './words.js';
+import { isoDate } from './iso-date.js';
 import { Hooks } from './hooks.js';
 import { Policy } from './policy.js';
 import type { Caller } from '../http/access.js';
@@ -96,6 +97,8 @@ export class Repository {
   private byIdCache = new Map<string, { db: Drizzle; query: Drizzle }>();
   /** SQLite: the text of each entity's select by id, and how to decode the columns it selects */
   private byIdText = new Map<string, string>();
+  /** the fields of each entity whose column reads as a Date (datesAsText) */
+  private dateFields = new Map<string, string[]>();
   private inTexts = new Map<string, string>();
   /** SQLite: readLinked's SQL text and row makers, by shape */
   private countTexts = new Map<string, string>();
@@ -391,22 +394,49 @@ export class Repository {
     return n;
   }
 
+  /**
+   * SQLite (a database with `readRaw`): `get` without a promise, for callers that answer in the same turn (the fast
+   * lane of runtime/http/fast-read.ts). The SQL text is made once per entity, the row decoded per column.
+   */
+  getNow(entity: Entity, id: string): Row | undefined {
+    let text = this.byIdText.get(entity.id);
+    if (text === undefined) {
+      // no LIMIT: the id is the primary key, and a bound LIMIT makes SQLite re-plan the lookup on every run
+      text = this.database.db.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, '')).toSQL().sql as string;
+      this.byIdText.set(entity.id, text);
+    }
+    return this.decode(entity, this.database.readRaw!(text, [id]))[0];
+  }
+
+  /**
+   * Rows about to be sent, with their dates already as the text JSON gives them (toJSON: ISO 8601, or null for an
+   * invalid date), in place: a Date sends JSON.stringify down its slow path for the whole answer, about 2.5 µs per
+   * date. Only for rows that are the caller's own to change (a read's); the bytes sent are the same.
+   */
+  datesAsText<T>(entity: Entity, rows: T[]): T[] {
+    let names = this.dateFields.get(entity.id);
+    if (!names) {
+      const t = this.table(entity);
+      this.dateFields.set(entity.id, (names = entity.fields.filter((f) => t[f.name]?.dataType === 'date').map((f) => f.name)));
+    }
+    for (const row of rows as Record<string, unknown>[]) {
+      if (!row) continue;
+      for (const name of names) {
+        const v = row[name];
+        if (v instanceof Date) row[name] = isoDate(v);
+      }
+    }
+    return rows;
+  }
+
   async get(entity: Entity, id: string, tx?: Drizzle): Promise<Row | undefined> {
     if (tx) {
       const [row] = await tx.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, id)).limit(1);
       return row;
     }
     // one prepared statement per entity: the hot path of the storefront
+    if (this.database.readRaw) return this.getNow(entity, id);
     const db = this.database.db;
-    if (this.database.readRaw) {
-      let text = this.byIdText.get(entity.id);
-      if (text === undefined) {
-        // no LIMIT: the id is the primary key, and a bound LIMIT makes SQLite re-plan the lookup on every run
-        text = db.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, '')).toSQL().sql as string;
-        this.byIdText.set(entity.id, text);
-      }
-      return this.decode(entity, this.database.readRaw(text, [id]))[0];
-    }
     let cached = this.byIdCache.get(entity.id);
     if (!cached || cached.db !== db) {
       // no LIMIT: the id is the primary key, and a bound LIMIT makes SQLite re-plan the lookup on every run

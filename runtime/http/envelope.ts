@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { requestHeader } from './headers.js';
 import { carriesCredentials } from './session.js';
-import { CompressedCache, finishWire, putTogether, takeApart, varyOn } from './wire.js';
+import { askedOf, CompressedCache, finishWire, putTogether, takeApart, varyOn, type Answer, type Asked } from './wire.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -52,6 +52,53 @@ export function securityHeaders(hsts: boolean): [string, string][] {
 
 const REQUEST_ID = /[^\w\-=]/;
 
+/** the request id of an answer: the caller's `X-Request-Id` when it is a short token, else a new UUID */
+export function requestIdOf(given: string | undefined): string {
+  return !given || given.length > 255 || REQUEST_ID.test(given) ? crypto.randomUUID() : given;
+}
+
+/** the request as the envelope's finishing reads it: the wire's, and whether it carries credentials (asked once) */
+export interface Enveloped extends Asked {
+  credentials(): boolean;
+}
+
+/**
+ * The envelope's finishing of an answer taken apart (steps 2 to 4 below), the one implementation for the app and for
+ * the answers the server gives without hono (runtime/http/fast-read.ts). Answers a promise only while a body is being
+ * compressed.
+ */
+export type Finish = (asked: Enveloped, answer: Answer, requestId: string) => Promise<void> | undefined;
+
+export function finisher({ hsts, compressed = new CompressedCache(), corsOrigins = [] }: Omit<EnvelopeOptions, 'onRequest'>): Finish {
+  const security = securityHeaders(hsts);
+  const cors = corsOrigins.length ? new Set(corsOrigins) : undefined;
+  const last = (answer: Answer, id: string) => {
+    const headers = answer.headers;
+    for (const [name, value] of security) if (!headers.has(name)) headers.set(name, value);
+    headers.delete('x-powered-by');
+    if (!headers.has('x-request-id')) headers.set('x-request-id', id);
+  };
+  return function finish(asked, answer, id) {
+    const headers = answer.headers;
+    const path = asked.path;
+    if (!path.startsWith('/assets/') && !path.startsWith('/files/') && (headers.has('set-cookie') || asked.credentials())) headers.set('cache-control', 'no-store');
+    // CORS on the answer taken apart (hono's cors middleware would read c.res.headers, taking the answer off the
+    // fast path and so out of compression and validators); before the wire, whose 304 keeps Vary
+    if (cors && path.startsWith('/api/')) {
+      varyOn(headers, 'Origin');
+      const origin = asked.header('origin');
+      if (origin && cors.has(origin) && !headers.has('access-control-allow-origin')) {
+        headers.set('access-control-allow-origin', origin);
+        headers.set('access-control-allow-credentials', 'true');
+        headers.set('access-control-expose-headers', CORS_EXPOSED);
+      }
+    }
+    const pending = finishWire(asked, answer, compressed);
+    if (pending) return pending.then(() => last(answer, id));
+    last(answer, id);
+  };
+}
+
 /**
  * The one envelope around every answer, outermost in the app, in one pass over the answer's headers:
  *
@@ -66,35 +113,16 @@ const REQUEST_ID = /[^\w\-=]/;
  * An answer made in memory (the usual case) has its headers read into a plain object and goes out through
  * @hono/node-server's fast path, with no Fetch Headers object made along the way.
  */
-export function envelope({ hsts, compressed = new CompressedCache(), onRequest, corsOrigins = [] }: EnvelopeOptions): MiddlewareHandler {
-  const security = securityHeaders(hsts);
-  const cors = corsOrigins.length ? new Set(corsOrigins) : undefined;
+export function envelope({ onRequest, ...options }: EnvelopeOptions): MiddlewareHandler {
+  const finish = finisher(options);
   return async function envelope(c, next) {
     onRequest?.();
-    let id = requestHeader(c, 'x-request-id');
-    if (!id || id.length > 255 || REQUEST_ID.test(id)) id = crypto.randomUUID();
+    const id = requestIdOf(requestHeader(c, 'x-request-id'));
     c.set('requestId', id);
     await next();
     const answer = takeApart(c.res);
-    const headers = answer.headers;
-    const path = c.req.path;
-    if (!path.startsWith('/assets/') && !path.startsWith('/files/') && (headers.has('set-cookie') || carriesCredentials(c))) headers.set('cache-control', 'no-store');
-    // CORS on the answer taken apart (hono's cors middleware would read c.res.headers, taking the answer off the
-    // fast path and so out of compression and validators); before the wire, whose 304 keeps Vary
-    if (cors && path.startsWith('/api/')) {
-      varyOn(headers, 'Origin');
-      const origin = requestHeader(c, 'origin');
-      if (origin && cors.has(origin) && !headers.has('access-control-allow-origin')) {
-        headers.set('access-control-allow-origin', origin);
-        headers.set('access-control-allow-credentials', 'true');
-        headers.set('access-control-expose-headers', CORS_EXPOSED);
-      }
-    }
-    const pending = finishWire(c, answer, compressed);
+    const pending = finish({ ...askedOf(c), credentials: () => carriesCredentials(c) }, answer, id);
     if (pending) await pending;
-    for (const [name, value] of security) if (!headers.has(name)) headers.set(name, value);
-    headers.delete('x-powered-by');
-    if (!headers.has('x-request-id')) headers.set('x-request-id', id);
     c.res = undefined;
     c.res = putTogether(answer);
   };

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { parse as parseCookie } from 'hono/utils/cookie';
 import { requestCookie, requestHeader } from './headers.js';
 import { REFRESH_TTL_SECONDS, SESSION_COOKIE, verifyAccessToken } from '../../plugins/rbac/server/tokens.js';
 import { hasSecretKey } from './access.js';
@@ -22,7 +23,14 @@ export function sessionTokenOf(c: Context): string | undefined {
  * the system key), valid or not: its answer may hold a subject's data and must not be stored.
  */
 export function carriesCredentials(c: Context): boolean {
-  return !!(requestHeader(c, 'authorization') || requestHeader(c, 'x-rbac-secret-key') || requestCookie(c, SESSION_COOKIE));
+  return credentialsIn({ header: (name) => requestHeader(c, name) });
+}
+
+/** carriesCredentials over a request's headers read by lower-case name (a Node request's, outside hono) */
+export function credentialsIn(request: { header(name: string): string | undefined }): boolean {
+  if (request.header('authorization') || request.header('x-rbac-secret-key')) return true;
+  const cookie = request.header('cookie');
+  return !!cookie && !!parseCookie(cookie, SESSION_COOKIE)[SESSION_COOKIE];
 }
 
 /**

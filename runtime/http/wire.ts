@@ -203,6 +203,21 @@ export class FetchHeaders implements HeaderBag {
   }
 }
 
+/**
+ * What finishing an answer reads of its request: the method, the path and a header by its lower-case name. A hono
+ * request's (`askedOf`), or a Node request's where the server answers without hono (runtime/http/fast-read.ts).
+ */
+export interface Asked {
+  method: string;
+  path: string;
+  header(name: string): string | undefined;
+}
+
+/** the request of a hono context, as finishing an answer reads it */
+export function askedOf(c: Context): Asked {
+  return { method: c.req.method, path: c.req.path, header: (name) => requestHeader(c, name) };
+}
+
 /** an answer taken apart: its status, its body as made (string, bytes, a stream, or null) and its headers */
 export interface Answer {
   status: number;
@@ -297,8 +312,8 @@ export function putTogether(answer: Answer): Response {
  * or HEAD answered 200 that is neither `no-store` nor `private` and sets no cookie. (Answers to requests with
  * credentials are `no-store`, runtime/app.ts.)
  */
-function validatable(c: Context, answer: Answer): boolean {
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return false;
+function validatable(asked: Asked, answer: Answer): boolean {
+  if (asked.method !== 'GET' && asked.method !== 'HEAD') return false;
   if (answer.status !== 200 || answer.headers.has('set-cookie')) return false;
   const cc = answer.headers.get('cache-control');
   return !cc || !/(^|[\s,])(no-store|private)([\s,=]|$)/i.test(cc);
@@ -321,7 +336,7 @@ export function varyOn(headers: HeaderBag, value: string) {
  * streamed one (an event stream, a file), a body already encoded, an empty one or one of another type goes out
  * untouched. Answers a promise only while a body is being compressed.
  */
-export function finishWire(c: Context, answer: Answer, compressed: CompressedCache): Promise<void> | undefined {
+export function finishWire(asked: Asked, answer: Answer, compressed: CompressedCache): Promise<void> | undefined {
   const status = answer.status;
   if (status === 204 || status === 304 || status === 206) return;
   const headers = answer.headers;
@@ -331,8 +346,8 @@ export function finishWire(c: Context, answer: Answer, compressed: CompressedCac
   if (headers.has('set-cookie')) return void headers.delete('etag');
   const cacheControl = headers.get('cache-control');
   if (cacheControl && /(^|[\s,])no-transform([\s,]|$)/i.test(cacheControl)) return;
-  const encoding = negotiate(requestHeader(c, 'accept-encoding'));
-  const validator = validatable(c, answer);
+  const encoding = negotiate(asked.header('accept-encoding'));
+  const validator = validatable(asked, answer);
   // a route may give its own validator (the page cache does, computed once per page); it stays only on an
   // answer that is the same for every caller
   if (!validator) headers.delete('etag');
@@ -344,7 +359,7 @@ export function finishWire(c: Context, answer: Answer, compressed: CompressedCac
   if (validator) {
     etag = headers.get('etag') ?? weakEtag(body);
     headers.set('etag', etag);
-    if (etagMatches(requestHeader(c, 'if-none-match'), etag)) {
+    if (etagMatches(asked.header('if-none-match'), etag)) {
       for (const h of DROPPED_ON_304) headers.delete(h);
       if (size >= MIN_COMPRESS_BYTES) varyOn(headers, 'Accept-Encoding');
       answer.status = 304;
@@ -382,7 +397,7 @@ export function wire(compressed = new CompressedCache()): MiddlewareHandler {
   return async function wireMiddleware(c, next) {
     await next();
     const answer = takeApart(c.res);
-    const pending = finishWire(c, answer, compressed);
+    const pending = finishWire(askedOf(c), answer, compressed);
     if (pending) await pending;
     c.res = undefined;
     c.res = putTogether(answer);

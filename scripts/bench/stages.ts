@@ -13,7 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../engine/codegen.js';
 import { loadConfig } from '../../runtime/config.js';
-import { prepare } from '../../runtime/server.js';
+import { fastFirst, prepare } from '../../runtime/server.js';
 import { mountWeb, type StorefrontRenderer } from '../../runtime/web.js';
 import { plugins as all } from '../../plugins/index.js';
 import { createHostPlugin, documents } from '../../plugins/host/server/index.js';
@@ -21,7 +21,7 @@ import { findBySegments } from '../../plugins/host/server/pages.js';
 import { assemble } from '../../plugins/host/server/assemble.js';
 import { LearnedReads } from '../../plugins/host/server/reads.js';
 import { getRequestListener } from '@hono/node-server';
-import { callListener } from './inproc.js';
+import { callListener, type Listener } from './inproc.js';
 
 const PAGES = 200;
 const ROUNDS = 5;
@@ -65,7 +65,7 @@ try {
     const { data } = await stage('assemble', () => assemble(ctx, resolved, ctx.model.defaultLanguage, '/', planOf));
     await stage('render', () => renderDocument(data, '', config.publicUrl, (paths) => learned.add(paths)));
   };
-  const listener = getRequestListener(app.app.fetch);
+  const listener = fastFirst(app.fastReads, getRequestListener(app.answer)) as Listener;
   const answered = async () => {
     const status = await callListener(listener, '/');
     if (status !== 200) throw new Error(`the home page answered ${status}`);

@@ -1,5 +1,4 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -8,6 +7,7 @@ import { loadConfig } from '../../runtime/config.js';
 import { startServer } from '../../runtime/server.js';
 import { plugins } from '../../plugins/index.js';
 import { sqliteDatabase } from '../helpers/databases.js';
+import { raw, type RawAnswer as Raw } from '../helpers/wire.js';
 import { accepted, CompressedCache, etagMatches, isCompressible, negotiate, wire } from '../../runtime/http/wire.js';
 import { Hono } from 'hono';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
@@ -99,25 +99,6 @@ describe('the wire middleware on its own', () => {
   });
 });
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** one request without any automatic decoding: the bytes as they went over the wire */
-function raw(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(base + path, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(method === 'POST' ? headers['x-body'] : undefined);
-  });
-}
 const vary = (r: Raw) => String(r.headers.vary ?? '').toLowerCase();
 
 describe('over the wire: compression and validators on a real server (built web apps)', () => {

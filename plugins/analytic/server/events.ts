@@ -1,4 +1,5 @@
 import type { Context, Hono, Next } from 'hono';
+import { leavesReads } from '../../../runtime/http/fast-read.js';
 import { count, eq } from 'drizzle-orm';
 import type { HookSet } from '../../../runtime/crud/hooks.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
@@ -30,7 +31,8 @@ export function viewedPage(path: string, defaultLanguage: string): string {
 }
 
 export function pageViews(app: Hono, recorder: Recorder, defaultLanguage: string) {
-  app.use('*', (c, next) => (c.req.method !== 'GET' || NOT_PAGES.test(c.req.path) ? next() : countPageView(c, next)));
+  // the API is no page: its reads pass untouched
+  app.use('*', leavesReads((c: Context, next: Next) => (c.req.method !== 'GET' || NOT_PAGES.test(c.req.path) ? next() : countPageView(c, next))));
   async function countPageView(c: Context, next: Next) {
     await next();
     if (!isPageView(c)) return;

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { UUID_RE } from '../../../engine/fields/index.js';
 import type { Entity } from '../../../engine/model.js';
 import { HttpError } from '../../../runtime/http/errors.js';
-import { ANONYMOUS, SYSTEM, type Authorizer, type CallerOf, type Permits } from '../../../runtime/http/access.js';
+import { ANONYMOUS, SYSTEM, publicReads, type Authorizer, type CallerOf, type Permits } from '../../../runtime/http/access.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Accounts } from './accounts.js';
 import { isPrivileged, principalOf } from './principal.js';
@@ -63,7 +63,7 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
   async function decide(c: Context, asked: string, path: string): Promise<void> {
     const method = routed(asked);
     const entity = crudEntityOf(ctx, method, path);
-    if (entity && entity.access === 'public' && method === 'GET') return;
+    if (entity && publicReads(entity) && method === 'GET') return;
     const p = await principalOf(c, ctx, accounts);
     if (isPrivileged(p)) return;
     const matching = (await accounts.permissionsFor(method)).filter((perm) => routeMatches(perm.route, path));
@@ -82,6 +82,8 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
   const authorizer: Authorizer = async (c) => {
     await decide(c, c.req.method, c.req.path);
   };
+  // a GET of a public entity is decided above before anything about the caller or the row
+  authorizer.opensReads = publicReads;
 
   /** who asks, as the generic layer sees it */
   const caller: CallerOf = async (c) => {

@@ -1,4 +1,5 @@
 import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
+import { leavesReads } from '../../../runtime/http/fast-read.js';
 import { seedFile } from '../../../runtime/seed-file.js';
 import { Accounts } from './accounts.js';
 import { createAccess } from './access.js';
@@ -50,7 +51,8 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
     middleware: (ctx) => {
       const refuseForeign = refuseForeignWrites(ctx.config);
       const authorize = deps(ctx).access.middleware;
-      return (c, next) => (refuseForeign(c), authorize(c, next));
+      // a GET refuses nothing (foreign writes only) and passes a generic CRUD path on: anonymous reads may skip it
+      return leavesReads((c, next) => (refuseForeign(c), authorize(c, next)));
     },
     hooks: (ctx) => accountHooks(ctx),
     services: (ctx) => ({ accounts: { listedOnPages: listedOnPages(ctx) } }),
