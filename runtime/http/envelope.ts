@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { requestHeader } from './headers.js';
+import { keptBy } from '../kept.js';
 import { carriesCredentials } from './session.js';
 import { askedOf, CompressedCache, finishWire, putTogether, takeApart, varyOn, type Answer, type Asked } from './wire.js';
 
@@ -29,12 +30,17 @@ export const CORS_EXPOSED = 'X-Total-Count, Retry-After';
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /**
- * The security headers of every answer, each added unless the answer set its own (a page's CSP, runtime/web.ts):
- * the same set as hono's secureHeaders with our choices (no framing, a strict referrer policy, a CSP that allows
+ * The security headers of an answer, each added unless the answer set its own (a page's CSP, runtime/web.ts): the
+ * same set as hono's secureHeaders with our choices (no framing, a strict referrer policy, a CSP that allows
  * nothing), written once as a list instead of per request.
+ *
+ * `data`: the set of an answer of JSON, which no browser renders as a document: the headers OWASP's REST Security
+ * Cheat Sheet names for API answers (nosniff, a frame policy twice, HSTS), plus the referrer policy and CORP (its
+ * bytes stay same-origin for a page elsewhere). The others (DOCUMENT_ONLY) govern a document and what it loads:
+ * every other answer — pages, the admin, files, assets, errors of another type — carries them.
  */
-export function securityHeaders(hsts: boolean): [string, string][] {
-  return [
+export function securityHeaders(hsts: boolean, data = false): [string, string][] {
+  const all: [string, string][] = [
     ['cross-origin-resource-policy', 'same-origin'],
     ['cross-origin-opener-policy', 'same-origin'],
     ['origin-agent-cluster', '?1'],
@@ -48,7 +54,27 @@ export function securityHeaders(hsts: boolean): [string, string][] {
     ['x-xss-protection', '0'],
     ['content-security-policy', API_CSP],
   ];
+  return data ? all.filter(([name]) => !DOCUMENT_ONLY.has(name)) : all;
 }
+
+/**
+ * Headers that act on a document (a browsing context's opener and agent cluster, DNS prefetching of its links, IE's
+ * open-downloaded-file prompt, Flash and PDF cross-domain policy files, the old XSS auditor): left off JSON answers.
+ */
+export const DOCUMENT_ONLY: ReadonlySet<string> = new Set([
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]);
+
+/** whether a content type is JSON (`application/json`, `…+json`): data, never a document */
+const isJson = keptBy(200, (contentType: string): boolean => {
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+});
 
 const REQUEST_ID = /[^\w\-=]/;
 
@@ -70,17 +96,21 @@ export interface Enveloped extends Asked {
 export type Finish = (asked: Enveloped, answer: Answer, requestId: string) => Promise<void> | undefined;
 
 export function finisher({ hsts, compressed = new CompressedCache(), corsOrigins = [] }: Omit<EnvelopeOptions, 'onRequest'>): Finish {
-  const security = securityHeaders(hsts);
+  const documents = securityHeaders(hsts);
+  const data = securityHeaders(hsts, true);
   const cors = corsOrigins.length ? new Set(corsOrigins) : undefined;
-  const last = (answer: Answer, id: string) => {
+  const last = (answer: Answer, id: string, json: boolean) => {
     const headers = answer.headers;
-    for (const [name, value] of security) if (!headers.has(name)) headers.set(name, value);
+    for (const [name, value] of json ? data : documents) if (!headers.has(name)) headers.set(name, value);
     headers.delete('x-powered-by');
     if (!headers.has('x-request-id')) headers.set('x-request-id', id);
   };
   return function finish(asked, answer, id) {
     const headers = answer.headers;
     const path = asked.path;
+    // read before the wire, whose 304 drops the content type
+    const type = headers.get('content-type');
+    const json = !!type && isJson(type);
     if (!path.startsWith('/assets/') && !path.startsWith('/files/') && (headers.has('set-cookie') || asked.credentials())) headers.set('cache-control', 'no-store');
     // CORS on the answer taken apart (hono's cors middleware would read c.res.headers, taking the answer off the
     // fast path and so out of compression and validators); before the wire, whose 304 keeps Vary
@@ -94,8 +124,8 @@ export function finisher({ hsts, compressed = new CompressedCache(), corsOrigins
       }
     }
     const pending = finishWire(asked, answer, compressed);
-    if (pending) return pending.then(() => last(answer, id));
-    last(answer, id);
+    if (pending) return pending.then(() => last(answer, id, json));
+    last(answer, id, json);
   };
 }
 
@@ -108,7 +138,8 @@ export function finisher({ hsts, compressed = new CompressedCache(), corsOrigins
  *    proxy), except built assets and files, which are the same for everyone;
  * 3. the wire (runtime/http/wire.ts): compression, and an ETag with 304 for answers the same for every caller
  *    (after 2, so that it sees `no-store` and never gives a validator to an answer that depends on who asks);
- * 4. the security headers (`securityHeaders`), kept where the answer set its own; no X-Powered-By.
+ * 4. the security headers (`securityHeaders`: a JSON answer leaves out those that act on a document), kept where the
+ *    answer set its own; no X-Powered-By.
  *
  * An answer made in memory (the usual case) has its headers read into a plain object and goes out through
  * @hono/node-server's fast path, with no Fetch Headers object made along the way.

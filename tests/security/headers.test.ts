@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../engine/codegen.js';
 import { sqliteDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/browser.js';
+import { DOCUMENT_ONLY, securityHeaders } from '../../runtime/http/envelope.js';
 
 /** the directives of a Content-Security-Policy header, by name */
 const directives = (csp: string | null) => Object.fromEntries((csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name, values]));
@@ -46,10 +47,15 @@ describe('finding 12: security headers', () => {
   };
 
   it('finding 12: API answers carry nosniff, a frame policy, a referrer policy and a CSP that allows nothing', async () => {
-    for (const path of ['/api/health', '/api/blog/articles?limit=1', '/api/no/such/route']) {
+    const article = (await (await get('/api/blog/articles?limit=1')).json()).data[0].id;
+    for (const path of ['/api/health', '/api/blog/articles?limit=1', '/api/no/such/route', `/api/blog/articles/${article}`, '/api/ecommerce/products/6f1c2a40-0000-4000-8000-000000000301']) {
       const res = await get(path);
       framing(res);
       expect(directives(res.headers.get('content-security-policy'))['default-src']).toEqual(["'none'"]);
+      // JSON is no document: CORP keeps its bytes from other sites' pages; what governs a document is left off
+      expect(res.headers.get('content-type'), path).toContain('application/json');
+      expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
+      for (const name of DOCUMENT_ONLY) expect(res.headers.get(name), `${path} ${name}`).toBeNull();
     }
   });
 
@@ -58,6 +64,8 @@ describe('finding 12: security headers', () => {
       const res = await get(path);
       expect(res.headers.get('content-type'), path).toContain('text/html');
       framing(res);
+      // a document carries the whole set
+      for (const [name, value] of securityHeaders(false).filter(([n]) => n !== 'content-security-policy')) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
       const csp = directives(res.headers.get('content-security-policy'));
       expect(csp['script-src'], path).toContain("'self'");
       expect(csp['script-src'], path).not.toContain("'unsafe-inline'");
