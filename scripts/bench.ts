@@ -20,7 +20,7 @@
  * that two runs on a busy machine agree on, where req/s do not. Where a rendered page's time goes (found, assembled,
  * SQLite, rendered, the whole answer) comes from scripts/bench/stages.ts, also in process.
  *
- * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up); BENCH_ONLY=sqlite,pages,postgres,alloc,stages
+ * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up), BENCH_ROUNDS (default 4) the alternating rounds of a ratio; BENCH_ONLY=sqlite,pages,postgres,alloc,stages
  * runs only the parts it names. Figures go
  * to stdout and to .tmp/bench-results.json. Everything made is removed at the end, on failure too.
  */
@@ -54,8 +54,18 @@ if (!Number.isFinite(SECONDS) || SECONDS <= 0 || SECONDS > 60) {
 const runId = randomBytes(4).toString('hex');
 const secret = randomBytes(24).toString('base64url').slice(0, 32);
 const jwtSecret = randomBytes(24).toString('base64url').slice(0, 32);
-/** ours and bare get by id run alternately this many times each, to even out drift on a noisy machine */
-const RATIO_ROUNDS = 2;
+/**
+ * ours and bare (or one process and two) run alternately this many times each (BENCH_ROUNDS, default 4), and a ratio is
+ * the median of the per-round ratios: this machine's speed moves by half within a minute (other guests of its host),
+ * which a mean of two rounds carried straight into the figure
+ */
+const RATIO_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+/** the median of some ratios (the mean of the middle two of an even count) */
+const median = (xs: number[]) => {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
 
 interface Figure {
   database: string;
@@ -246,16 +256,16 @@ async function listRatio(database: string, ours: string, bare: string) {
   figures.push(combine(rounds[0]), combine(rounds[1]));
 }
 
-/** ours / bare for an operation measured in alternating rounds: the mean of the per-round ratios */
+/** ours / bare for an operation measured in alternating rounds: the median of the per-round ratios */
 function ratioOf(operation: string, goal: number) {
   const ours = figures.find((f) => f.database === 'sqlite' && f.operation === operation);
   const bare = figures.find((f) => f.database === 'bare' && f.operation === operation);
   if (!ours?.rounds || !bare?.rounds) return undefined;
   const roundRatios = ours.rounds.map((o, i) => o / bare.rounds![i]).filter(Number.isFinite);
   if (!roundRatios.length) return undefined;
-  const ratio = roundRatios.reduce((a, b) => a + b, 0) / roundRatios.length;
+  const ratio = median(roundRatios);
   const each = ours.rounds.map((o, i) => `${o} / ${bare.rounds![i]} = ${roundRatios[i].toFixed(2)}`).join('; ');
-  console.log(`\n${operation}, ours / bare (SQLite): ${ratio.toFixed(2)} (mean over ${roundRatios.length} alternating rounds: ${each})`);
+  console.log(`\n${operation}, ours / bare (SQLite): ${ratio.toFixed(2)} (median of ${roundRatios.length} alternating rounds: ${each})`);
   console.log(`goal ≥ ${goal}: ${ratio >= goal ? 'met' : 'NOT met'}`);
   return { ours: ours.requestsPerSecond, bare: bare.requestsPerSecond, roundRatios: roundRatios.map((r) => Number(r.toFixed(3))), ratio: Number(ratio.toFixed(3)), goal, met: ratio >= goal };
 }
@@ -381,7 +391,7 @@ function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuShare, 'operation'> {
   return { busyCores, serverCores, postgresCores, benchCores, otherCores, ceiling: Number(Math.min(2, availableParallelism() / Math.max(busyCores, 0.01)).toFixed(2)) };
 }
 
-/** req/s with two processes over req/s with one, per operation measured both ways: the mean of the per-round ratios */
+/** req/s with two processes over req/s with one, per operation measured both ways: the median of the per-round ratios */
 function processRatios(): { operation: string; one: number; two: number; roundRatios: number[]; ratio: number }[] {
   return figures
     // the aim of 1.5× is PostgreSQL's list and get; the rendered page's two processes are read against 400 a second
@@ -391,7 +401,7 @@ function processRatios(): { operation: string; one: number; two: number; roundRa
       const one = figures.find((f) => f.database === two.database && f.operation === operation);
       if (!one) return [];
       const roundRatios = one.rounds && two.rounds ? two.rounds.map((t, i) => t / one.rounds![i]) : [two.requestsPerSecond / one.requestsPerSecond];
-      const ratio = roundRatios.reduce((a, b) => a + b, 0) / roundRatios.length;
+      const ratio = median(roundRatios);
       return [{ operation: `${two.database} ${operation}`, one: one.requestsPerSecond, two: two.requestsPerSecond, roundRatios: roundRatios.map((r) => Number(r.toFixed(2))), ratio: Number(ratio.toFixed(2)) }];
     });
 }
@@ -444,9 +454,9 @@ function table(rows: string[][]): string {
 function report() {
   const ours = figures.find((f) => f.database === 'sqlite' && f.operation === 'get by id');
   const bare = figures.find((f) => f.database === 'bare' && f.operation === 'get by id');
-  // each round runs ours then bare back to back: the mean of the per-round ratios cancels most machine drift
+  // each round runs ours then bare back to back: the median of the per-round ratios cancels most machine drift
   const roundRatios = ours?.rounds && bare?.rounds ? ours.rounds.map((o, i) => o / bare.rounds![i]).filter(Number.isFinite) : [];
-  const ratio = roundRatios.length ? roundRatios.reduce((a, b) => a + b, 0) / roundRatios.length : undefined;
+  const ratio = roundRatios.length ? median(roundRatios) : undefined;
   console.log(`\nBenchmark: ${CONNECTIONS} connections, ${SECONDS} s per run (after ${WARMUP_SECONDS} s warm-up), ${ROWS} products, Node ${process.version}\n`);
   if (!figures.length) console.log('(no figures)');
   else {
@@ -459,7 +469,7 @@ function report() {
   }
   if (ratio !== undefined) {
     const each = ours!.rounds!.map((o, i) => `${o} / ${bare!.rounds![i]} = ${roundRatios[i].toFixed(2)}`).join('; ');
-    console.log(`\nget by id, ours / bare (SQLite): ${ratio.toFixed(2)} (mean over ${roundRatios.length} alternating rounds: ${each})`);
+    console.log(`\nget by id, ours / bare (SQLite): ${ratio.toFixed(2)} (median of ${roundRatios.length} alternating rounds: ${each})`);
     console.log(`goal ≥ ${GOAL}: ${ratio >= GOAL ? 'met' : 'NOT met'}`);
   }
   for (const [k, v] of Object.entries(pageFacts)) console.log(`${k}: ${v}`);
@@ -467,7 +477,7 @@ function report() {
     console.log(`${f.operation}: ${f.requestsPerSecond} req/s; aim ≥ ${RENDERED_GOAL}: ${f.requestsPerSecond >= RENDERED_GOAL ? 'met' : 'NOT met'}`);
   }
   const scaling = processRatios();
-  for (const r of scaling) console.log(`${r.operation}, 2 processes / 1: ${r.ratio.toFixed(2)} (mean over ${r.roundRatios.length} alternating rounds: ${r.roundRatios.join(', ')}; mean req/s ${r.two} / ${r.one}); goal ≥ 1.5: ${r.ratio >= 1.5 ? 'met' : 'NOT met'}`);
+  for (const r of scaling) console.log(`${r.operation}, 2 processes / 1: ${r.ratio.toFixed(2)} (median of ${r.roundRatios.length} alternating rounds: ${r.roundRatios.join(', ')}; mean req/s ${r.two} / ${r.one}); goal ≥ 1.5: ${r.ratio >= 1.5 ? 'met' : 'NOT met'}`);
   for (const c of cpuShares) {
     console.log(
       `${c.operation}, one process: ${c.busyCores} of ${availableParallelism()} cores busy (server ${c.serverCores}, PostgreSQL ${c.postgresCores}, ` +
@@ -542,7 +552,7 @@ async function benchPages(dir: string) {
   await app.close();
   figures.push(combine(rounds[0]), combine(rounds[1]));
   const ratios = rounds[0].map((c, i) => c.requestsPerSecond / rounds[1][i].requestsPerSecond);
-  pageFacts['cached page / static file'] = Number((ratios.reduce((a, b) => a + b, 0) / ratios.length).toFixed(2));
+  pageFacts['cached page / static file'] = Number(median(ratios).toFixed(2));
   const uncached = await startChild('pages app, no page cache', { ...env, BENCH_PAGE_CACHE: 'off' });
   // the first render of each widget variant walks every relation; the ones after walk what it drew (expansion plans):
   // the count is a steady page's

@@ -12,8 +12,12 @@ const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'))
  * list of 20 rows has 40 dates. Any other date goes to toISOString.
  */
 export function isoDate(date: Date): string | null {
-  const ms = date.getTime();
-  if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_MS)) return Number.isNaN(ms) ? null : date.toISOString();
+  return isoDateOfTime(date.getTime());
+}
+
+/** `isoDate` of a time value (milliseconds since 1970, as SQLite keeps a date-time), without a Date in between */
+export function isoDateOfTime(ms: number): string | null {
+  if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_MS)) return Number.isNaN(ms) ? null : new Date(ms).toISOString();
   const days = Math.floor(ms / 86400000);
   let rest = ms - days * 86400000;
   // days since 0000-03-01, in 400-year eras (each 146,097 days)

@@ -6,7 +6,7 @@ import type { Database, Drizzle } from '../db/index.js';
 import { HttpError, badRequest, fromDatabaseError, notFound, type Cause } from '../http/errors.js';
 import type { ListQuery } from './query.js';
 import { randomWords } from './words.js';
-import { isoDate } from './iso-date.js';
+import { isoDate, isoDateOfTime } from './iso-date.js';
 import { Hooks } from './hooks.js';
 import { Policy } from './policy.js';
 import type { Caller } from '../http/access.js';
@@ -57,10 +57,10 @@ const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
  * manifest's rules: camelCase) gets a plain loop instead. `from`: where the shape's columns start in the values (a
  * joined read's second table, `readLinked`).
  */
-export function rowMaker(columns: [string, Drizzle][], from = 0): (values: unknown[]) => Row {
+export function rowMaker(columns: [string, Drizzle][], from = 0, datesAsText = false): (values: unknown[]) => Row {
   const names = columns.map(([name]) => name);
   const at = (i: number) => from + i;
-  const decoders = columns.map(([, col]) => (col.mapFromDriverValue === Column.prototype.mapFromDriverValue ? undefined : (v: unknown) => col.mapFromDriverValue(v)));
+  const decoders = columns.map(([, col]) => (datesAsText && col.dataType === 'date' ? dateText(col) : col.mapFromDriverValue === Column.prototype.mapFromDriverValue ? undefined : (v: unknown) => col.mapFromDriverValue(v)));
   if (!names.every((n) => PLAIN_NAME.test(n) && n !== '__proto__')) {
     return (values) => {
       const row: Row = {};
@@ -75,6 +75,18 @@ export function rowMaker(columns: [string, Drizzle][], from = 0): (values: unkno
   const props = names.map((n, i) => `${JSON.stringify(n)}: v[${at(i)}] === null ? null : ${decoders[i] ? `d[${i}](v[${at(i)}])` : `v[${at(i)}]`}`);
   const make = new Function('d', `return (v) => ({ ${props.join(', ')} });`) as (d: typeof decoders) => (values: unknown[]) => Row;
   return make(decoders);
+}
+
+/**
+ * A date column's decoding straight to the text JSON gives its Date (`isoDate`): SQLite's time values in milliseconds
+ * (drizzle's timestamp_ms, every date-time here) without a Date in between; any other through the column's own Date.
+ */
+function dateText(col: Drizzle): (v: unknown) => unknown {
+  if (col.columnType === 'SQLiteTimestamp' && col.mode === 'timestamp_ms') return (v) => (typeof v === 'number' ? isoDateOfTime(v) : isoDate(col.mapFromDriverValue(v)));
+  return (v) => {
+    const d = col.mapFromDriverValue(v);
+    return d instanceof Date ? isoDate(d) : d;
+  };
 }
 
 /**
@@ -182,9 +194,9 @@ export class Repository {
     };
   }
 
-  /** the page of a compiled list */
-  runList(entity: Entity, compiled: CompiledList): Row[] {
-    return this.decode(entity, this.database.readRaw!(compiled.rows.sql, compiled.rows.params));
+  /** the page of a compiled list (`datesAsText`: rows to answer with, as getNow) */
+  runList(entity: Entity, compiled: CompiledList, datesAsText = false): Row[] {
+    return this.decode(entity, this.database.readRaw!(compiled.rows.sql, compiled.rows.params), false, undefined, datesAsText);
   }
 
   /** PostgreSQL: the page of a compiled list (queryRaw) */
@@ -224,11 +236,11 @@ export class Repository {
    * (JSON text, dates, booleans), fixed per entity, instead of drizzle's per-row, per-column type checks. The row of
    * each shape is made by a function compiled once (`rowMaker`).
    */
-  private decode(entity: Entity, raw: unknown[][], publicOnly = false, only?: readonly string[]): Row[] {
-    const key = only ? `public ${entity.id} ${only.join(',')}` : publicOnly ? `public ${entity.id}` : entity.id;
+  private decode(entity: Entity, raw: unknown[][], publicOnly = false, only?: readonly string[], datesAsText = false): Row[] {
+    const key = `${datesAsText ? 'text ' : ''}${only ? `public ${entity.id} ${only.join(',')}` : publicOnly ? `public ${entity.id}` : entity.id}`;
     let make = this.shapes.get(key);
     if (!make) {
-      make = rowMaker(Object.entries(only ? this.someColumns(entity, only) : publicOnly ? this.publicColumns(entity) : this.columns(entity)));
+      make = rowMaker(Object.entries(only ? this.someColumns(entity, only) : publicOnly ? this.publicColumns(entity) : this.columns(entity)), 0, datesAsText);
       this.shapes.set(key, make);
     }
     const rows: Row[] = new Array(raw.length);
@@ -396,16 +408,17 @@ export class Repository {
 
   /**
    * SQLite (a database with `readRaw`): `get` without a promise, for callers that answer in the same turn (the fast
-   * lane of runtime/http/fast-read.ts). The SQL text is made once per entity, the row decoded per column.
+   * lane of runtime/http/fast-read.ts). The SQL text is made once per entity, the row decoded per column; with
+   * `datesAsText`, a row to answer with: its dates already the text JSON gives them (see datesAsText), no Date made.
    */
-  getNow(entity: Entity, id: string): Row | undefined {
+  getNow(entity: Entity, id: string, datesAsText = false): Row | undefined {
     let text = this.byIdText.get(entity.id);
     if (text === undefined) {
       // no LIMIT: the id is the primary key, and a bound LIMIT makes SQLite re-plan the lookup on every run
       text = this.database.db.select(this.columns(entity)).from(this.table(entity)).where(eq(this.table(entity).id, '')).toSQL().sql as string;
       this.byIdText.set(entity.id, text);
     }
-    return this.decode(entity, this.database.readRaw!(text, [id]))[0];
+    return this.decode(entity, this.database.readRaw!(text, [id]), false, undefined, datesAsText)[0];
   }
 
   /**

@@ -105,7 +105,7 @@ export function crudRoutes({ model, repo, authorize, caller: callerOf, policy }:
       }
       const page = list;
       if (repo.database.readRaw) {
-        rows = repo.runList(entity, page);
+        rows = repo.runList(entity, page, true);
         total = await totalOf(rows, page.limit, page.offset, () => repo.runCount(page));
       } else {
         rows = await repo.runListRaw(entity, page);

@@ -2,6 +2,8 @@ import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { PgTimestamp } from 'drizzle-orm/pg-core';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { keptBy } from '../kept.js';
 import { readsFromPrimary } from './read-routing.js';
 import { queryCounter, type Database, type Drizzle, type MigrateOptions } from './database.js';
 import { databaseError, GuardRun, guardOf, MigrationError, pendingOf, readMigrations, rehearsedUpTo, statusOf, type AppliedRow, type MigrationFile } from './migrator.js';
@@ -146,6 +148,15 @@ export function timestampFromPg(text: string): Date {
 (PgTimestamp.prototype as { mapFromDriverValue(value: unknown): unknown }).mapFromDriverValue = (value: unknown) =>
   typeof value === 'string' ? timestampFromPg(value) : value;
 
+/**
+ * The name queryRaw prepares a text under, on each connection the first time it runs there: PostgreSQL then parses
+ * and plans it once per connection instead of per query (a list's raw read and its count, run again and again with
+ * new values). Kept by text; a name stands for one text, as node-postgres requires.
+ */
+const statementName = keptBy(2000, (text: string) => `raw_${createHash('sha1').update(text).digest('base64url')}`);
+/** "cached plan must not change result type" (a prepared statement after a migration changed its columns' types) */
+const STALE_PLAN = '0A000';
+
 /** a fixed key so that instances starting together migrate one at a time */
 const MIGRATION_LOCK = 4_000_001;
 
@@ -173,7 +184,14 @@ export function openPg(url: string, tables: Record<string, Drizzle>, readUrl?: s
     async queryRaw(text: string, values: unknown[]) {
       counter.count++;
       const from = readPool && !readsFromPrimary() ? readPool : pool;
-      return (await from.query({ text, values, rowMode: 'array', types: DRIZZLE_TYPES })).rows as unknown[][];
+      try {
+        return (await from.query({ name: statementName(text), text, values, rowMode: 'array', types: DRIZZLE_TYPES })).rows as unknown[][];
+      } catch (e) {
+        // a statement prepared before a migration changed what it returns: run it unprepared (it stays stale on that
+        // connection, which the next start replaces)
+        if ((e as { code?: string }).code !== STALE_PLAN) throw e;
+        return (await from.query({ text, values, rowMode: 'array', types: DRIZZLE_TYPES })).rows as unknown[][];
+      }
     },
     transaction: (fn) => db.transaction(fn),
     async migrate(migrationsDir: string, opts: MigrateOptions = {}) {

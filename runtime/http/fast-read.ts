@@ -162,7 +162,7 @@ export class FastReads {
     this.o.onRequest?.();
     const requestId = requestIdOf(asked.header('x-request-id'));
     const repo = this.o.repo;
-    if (repo.database.readRaw) return this.#made(entity, repo.getNow(entity, id), asked, requestId);
+    if (repo.database.readRaw) return this.#made(entity, repo.getNow(entity, id, true), asked, requestId);
     return repo.get(entity, id).then((row) => this.#made(entity, row, asked, requestId));
   }
 
