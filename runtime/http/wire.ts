@@ -352,9 +352,13 @@ export function finishWire(asked: Asked, answer: Answer, compressed: CompressedC
   // answer that is the same for every caller
   if (!validator) headers.delete('etag');
   if (!encoding && !validator) return;
-  const body = answer.body;
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return;
-  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const made = answer.body;
+  if (typeof made !== 'string' && !(made instanceof Uint8Array)) return;
+  // a text is encoded once, here: its size, its digest, its compression and the socket take these bytes (measured,
+  // hashed and written as a text, a JSON answer with Cyrillic in it was encoded four times)
+  const body = typeof made === 'string' ? utf8(made) : made;
+  answer.body = body;
+  const size = body.length;
   let etag: string | undefined;
   if (validator) {
     etag = headers.get('etag') ?? weakEtag(body);
@@ -382,7 +386,7 @@ export function finishWire(asked: Asked, answer: Answer, compressed: CompressedC
   };
   // only a body still to compress waits: every other answer is finished here, without a promise of its own
   if (kept) return void encoded(kept);
-  return compress(typeof body === 'string' ? Buffer.from(body) : body, encoding).then((done) => {
+  return compress(body, encoding).then((done) => {
     const out = new Uint8Array(done);
     if (key) compressed.set(key, out);
     encoded(out);
