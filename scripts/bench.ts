@@ -332,10 +332,13 @@ async function benchProcesses(database: string, url: string, ids: string[], one:
   for (const [operation, scenario] of [['list 20 (filtered)', listFiltered], ['get by id', getById(ids)]] as const) {
     const rounds: Figure[][] = [[], []];
     for (let i = 0; i < RATIO_ROUNDS; i++) {
-      const before = cpuNow(one.pid);
-      rounds[0].push(await measure(database, operation, one.base, scenario, false));
-      if (before) cpuShares.push({ operation: `${database} ${operation}`, ...cpuBetween(before, cpuNow(one.pid)!) });
-      rounds[1].push(await measure(database, `${operation}${TWO}`, two.base, scenario, false));
+      for (const [k, child] of [[0, one], [1, two]] as const) {
+        const before = cpuNow(child.pid);
+        const figure = await measure(database, `${operation}${k ? TWO : ''}`, child.base, scenario, false);
+        rounds[k].push(figure);
+        const after = before && cpuNow(child.pid);
+        if (after) cpuShares.push({ operation: `${database} ${operation}`, processes: k + 1, requestsPerSecond: figure.requestsPerSecond, ...cpuBetween(before, after) });
+      }
     }
     figures.push(combine(rounds[0]), combine(rounds[1]));
   }
@@ -343,28 +346,47 @@ async function benchProcesses(database: string, url: string, ids: string[], one:
 }
 
 /**
- * Where the machine's CPU went while one server process was measured (Linux /proc): the server, PostgreSQL's
- * processes, this process (autocannon) and everything else, in cores. With all of it busy for N cores, N / busy is the
- * most any number of server processes could add here, whatever the server does: the ceiling of the ratio.
+ * Where the machine's CPU went while the server was measured (Linux /proc), with one process and with two: the
+ * server (with two, the cluster's primary and its workers), PostgreSQL's processes, this process (autocannon) and
+ * everything else, in cores, and per request in µs of CPU. With all of it busy for N cores, N / busy is the most any
+ * number of server processes could add here, whatever the server does: the ceiling of the ratio. Per request it
+ * reads: one process's rate times the CPU every part spends on a request (server, PostgreSQL, autocannon, kernel)
+ * cannot pass N cores; a server that needs less CPU per request raises the one process's rate and so lowers the
+ * ceiling, while PostgreSQL's and autocannon's part per request stay.
+ * Processes are counted by pid, each from its own first sample: a PostgreSQL backend that exits meanwhile (a pool
+ * closing an idle connection) takes out only what it ran during the window, not all it ever ran.
  */
-interface CpuSample { at: number; total: number; idle: number; server: number; postgres: number; self: number }
-interface CpuShare { operation: string; busyCores: number; serverCores: number; postgresCores: number; benchCores: number; otherCores: number; ceiling: number }
+interface CpuSample { at: number; total: number; idle: number; server: Map<number, number>; postgres: Map<number, number>; self: number }
+interface CpuShare {
+  operation: string;
+  processes: number;
+  requestsPerSecond: number;
+  busyCores: number;
+  serverCores: number;
+  postgresCores: number;
+  benchCores: number;
+  otherCores: number;
+  ceiling: number;
+}
 const cpuShares: CpuShare[] = [];
 const TICK = 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
-const jiffies = (statLine: string) => {
-  const f = statLine.slice(statLine.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]);
-};
+/** after the command name: state, ppid, … (utime and stime are the 12th and 13th) */
+const statFields = (statLine: string) => statLine.slice(statLine.lastIndexOf(')') + 2).split(' ');
+const jiffiesOf = (f: string[]) => Number(f[11]) + Number(f[12]);
 function cpuNow(serverPid: number): CpuSample | undefined {
   if (!existsSync('/proc/stat')) return undefined;
   try {
     const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    let postgres = 0;
+    const postgres = new Map<number, number>();
+    const server = new Map<number, number>();
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
         const line = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (line.includes('(postgres)')) postgres += jiffies(line);
+        const f = statFields(line);
+        if (line.includes('(postgres)')) postgres.set(Number(pid), jiffiesOf(f));
+        // the server, and its workers when it is a cluster's primary
+        else if (Number(pid) === serverPid || Number(f[1]) === serverPid) server.set(Number(pid), jiffiesOf(f));
       } catch {
         // gone meanwhile
       }
@@ -373,24 +395,28 @@ function cpuNow(serverPid: number): CpuSample | undefined {
       at: performance.now(),
       total: cpu.reduce((a, b) => a + b, 0),
       idle: cpu[3] + (cpu[4] ?? 0),
-      server: jiffies(readFileSync(`/proc/${serverPid}/stat`, 'utf8')),
+      server,
       postgres,
-      self: jiffies(readFileSync('/proc/self/stat', 'utf8')),
+      self: jiffiesOf(statFields(readFileSync('/proc/self/stat', 'utf8'))),
     };
   } catch {
     return undefined;
   }
 }
-function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuShare, 'operation'> {
+function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuShare, 'operation' | 'processes' | 'requestsPerSecond'> {
   const seconds = (b.at - a.at) / 1000;
   const cores = (j: number) => Number((j / TICK / seconds).toFixed(2));
   const busyCores = cores(b.total - a.total - (b.idle - a.idle));
-  const serverCores = cores(b.server - a.server);
-  const postgresCores = cores(b.postgres - a.postgres);
+  // per pid: what each process ran since the first sample (all of it for one started meanwhile)
+  const ran = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, j]) => sum + j - (before.get(pid) ?? 0), 0);
+  const serverCores = cores(ran(a.server, b.server));
+  const postgresCores = cores(ran(a.postgres, b.postgres));
   const benchCores = cores(b.self - a.self);
   const otherCores = Number(Math.max(0, busyCores - serverCores - postgresCores - benchCores).toFixed(2));
   return { busyCores, serverCores, postgresCores, benchCores, otherCores, ceiling: Number(Math.min(2, availableParallelism() / Math.max(busyCores, 0.01)).toFixed(2)) };
 }
+/** µs of CPU per request of `cores` busy at `requestsPerSecond` (the run's mean; the CPU was read over the whole run) */
+const perRequest = (cores: number, requestsPerSecond: number) => Math.round((cores * 1e6) / Math.max(requestsPerSecond, 1));
 
 /** req/s with two processes over req/s with one, per operation measured both ways: the median of the per-round ratios */
 function processRatios(): { operation: string; one: number; two: number; roundRatios: number[]; ratio: number }[] {
@@ -480,9 +506,12 @@ function report() {
   const scaling = processRatios();
   for (const r of scaling) console.log(`${r.operation}, 2 processes / 1: ${r.ratio.toFixed(2)} (median of ${r.roundRatios.length} alternating rounds: ${r.roundRatios.join(', ')}; mean req/s ${r.two} / ${r.one}); goal ≥ 1.5: ${r.ratio >= 1.5 ? 'met' : 'NOT met'}`);
   for (const c of cpuShares) {
+    const us = (cores: number) => perRequest(cores, c.requestsPerSecond);
     console.log(
-      `${c.operation}, one process: ${c.busyCores} of ${availableParallelism()} cores busy (server ${c.serverCores}, PostgreSQL ${c.postgresCores}, ` +
-        `autocannon ${c.benchCores}, kernel and other ${c.otherCores}): at most ${c.ceiling}× from more processes on this machine`,
+      `${c.operation}, ${c.processes === 1 ? 'one process' : `${c.processes} processes`}: ${c.busyCores} of ${availableParallelism()} cores busy ` +
+        `(server ${c.serverCores}, PostgreSQL ${c.postgresCores}, autocannon ${c.benchCores}, kernel and other ${c.otherCores}); ` +
+        `CPU per request µs: server ${us(c.serverCores)}, PostgreSQL ${us(c.postgresCores)}, autocannon ${us(c.benchCores)}, other ${us(c.otherCores)}` +
+        (c.processes === 1 ? `: at most ${c.ceiling}× from more processes on this machine` : ''),
     );
   }
   for (const [operation, a] of Object.entries(allocated)) {
@@ -509,7 +538,7 @@ function report() {
         settings: { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rows: ROWS, idSample: ID_SAMPLE },
         results: figures,
         processRatios: scaling,
-        cpuWithOneProcess: cpuShares,
+        cpuByProcesses: cpuShares,
         allocatedBytesPerRequest: allocated,
         renderStagesMs: renderStages,
         pages: pageFacts,
