@@ -39,15 +39,30 @@ try {
   const identity = p.model.byId['rbac/identity'];
   const made = await p.database.transaction(async (tx) => {
     const existing = await accounts.identityBy('email_and_password', email, tx);
-    let subjectId = existing && (await accounts.subjectIdOfIdentity(existing.id as string, tx));
+    const subjectId = existing && (await accounts.subjectIdOfIdentity(existing.id as string, tx));
     // the operator names the address on the server: it counts as verified (ADMIN_EMAILS needs that)
     const verified = { emailVerifiedAt: new Date().toISOString() };
-    if (existing && subjectId) await p.repo.update(identity, existing.id as string, { ...secret, ...verified }, tx);
-    else subjectId = (await accounts.register({ provider: 'email_and_password', account: email, email, ...secret, ...verified }, tx)).subjectId;
+    if (!existing || !subjectId) {
+      const created = await accounts.register({ provider: 'email_and_password', account: email, email, ...secret, ...verified }, tx);
+      await accounts.assignRole(created.subjectId, 'admin', tx);
+      return { subjectId: created.subjectId, created: true, ended: 0, removed: [] as Record<string, unknown>[] };
+    }
+    // an address registered but never proven was anyone's claim (F01): naming it here is its first proof, so the
+    // account is handed over bare, as a reset would: its other logins removed and every session ended. A proven
+    // account keeps its logins; its sessions end, as after any new password
+    const claimed = existing.emailVerifiedAt == null
+      ? await accounts.claimAddress(tx, subjectId, existing.id as string)
+      : { ended: (await accounts.revokeAll(subjectId, 'password-change', tx)).length, removed: [] as Record<string, unknown>[] };
+    await p.repo.update(identity, existing.id as string, { ...secret, ...verified, code: null, codeExpiresAt: null }, tx);
     await accounts.assignRole(subjectId, 'admin', tx);
-    return { subjectId, created: !existing };
+    return { subjectId, created: false, ...claimed };
   });
-  console.log(`${made.created ? 'Created' : 'Updated'} admin ${email} (subject ${made.subjectId})`);
+  const removed = made.removed.map((r) => `${r.provider} ${r.email ?? r.account}`);
+  console.log(
+    `${made.created ? 'Created' : 'Updated'} admin ${email} (subject ${made.subjectId})` +
+      (made.created ? '' : `: ${made.ended} session${made.ended === 1 ? '' : 's'} ended`) +
+      (removed.length ? `; the address was never proven, so its account's other sign-in methods were removed: ${removed.join(', ')}` : ''),
+  );
 } finally {
   await p.database.close();
 }

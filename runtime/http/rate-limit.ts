@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { inClusterWorker } from '../cluster.js';
@@ -15,15 +16,6 @@ export interface Limit {
   /** window in seconds */
   duration: number;
 }
-
-export interface RateLimits {
-  /** per client address */
-  perAddress: Limit;
-  /** per account (email, wallet address), whatever the address: rotating addresses does not help */
-  perAccount: Limit;
-}
-
-export const DEFAULT_LIMITS: RateLimits = { perAddress: { points: 30, duration: 60 }, perAccount: { points: 5, duration: 60 } };
 
 /**
  * The client address: the socket's, or with TRUST_PROXY=true the last X-Forwarded-For hop — the address the proxy in
@@ -64,7 +56,7 @@ let redis: Redis | undefined;
  * one counter: in Redis when REDIS_URL is set (shared by every instance), else in the cluster's primary for the
  * workers of WORKERS=N (shared by this machine's processes), else in this process
  */
-function counter(config: Config, name: string, l: Limit): RateLimiterAbstract {
+export function counter(config: Config, name: string, l: Limit): RateLimiterAbstract {
   const keyPrefix = `${config.redisPrefix}${name}`;
   if (config.redisUrl) {
     if (!redis) {
@@ -87,7 +79,7 @@ function counter(config: Config, name: string, l: Limit): RateLimiterAbstract {
 }
 
 /** consumes one point of each key, in order; a spent key is a 429 with Retry-After */
-async function consume(steps: [RateLimiterAbstract, string][]) {
+export async function consume(steps: [RateLimiterAbstract, string][]) {
   try {
     for (const [limiter, key] of steps) await limiter.consume(key);
   } catch (e) {
@@ -95,20 +87,6 @@ async function consume(steps: [RateLimiterAbstract, string][]) {
     const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
     throw new HttpError(429, `Too many attempts: try again in ${seconds} seconds`, undefined, { 'Retry-After': String(seconds) });
   }
-}
-
-/**
- * Attempt counters for sign-in, registration, forgot-password and wallet sign-in. Keys are the client
- * address and the account — never anything else from the body.
- */
-export function createRateLimiter(config: Config, limits: RateLimits, prefix: string) {
-  const byAddress = counter(config, `${prefix}:address`, limits.perAddress);
-  const byAccount = counter(config, `${prefix}:account`, limits.perAccount);
-
-  return async function limit(c: Context, action: string, account?: string) {
-    const address = clientKey(c, config);
-    await consume([[byAddress, `${action}:${address}`], ...(account ? [[byAccount, `${action}:${account.toLowerCase()}`] as [RateLimiterAbstract, string]] : [])]);
-  };
 }
 
 /**
@@ -123,8 +101,16 @@ export type AddressLimiter = (c: Context, key?: string) => Promise<void>;
  */
 export function addressLimiter(config: Config, name: string, limit: Limit): AddressLimiter {
   const limiter = counter(config, `rl:${name}`, limit);
-  return (c, key) => consume([[limiter, key === undefined ? clientKey(c, config) : `key:${key}`]]);
+  return (c, key) => consume([[limiter, key === undefined ? clientKey(c, config) : `key:${hiddenKey(config, key)}`]]);
 }
+
+/**
+ * A counter's key for a value that may be personal (an email, an account): an HMAC of it under the server's token
+ * key, so that Redis, its dumps and its monitors never hold the value itself (F15), while every process that shares
+ * the key counts the same value under the same key.
+ */
+export const hiddenKey = (config: Config, value: string): string =>
+  createHmac('sha256', `rate-limit:${config.rbacJwtSecret}`).update(value.toLowerCase()).digest('base64url').slice(0, 32);
 
 export async function closeRateLimitStore() {
   await redis?.quit().catch(() => undefined);

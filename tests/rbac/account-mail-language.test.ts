@@ -77,6 +77,7 @@ describe("account mails in the visitor's language", () => {
   it('a notice of a change made on a /ru page is Russian, and points to the Russian forgot-password page', async () => {
     const s = await t.register('lev@example.com');
     await mailsTo('lev@example.com', 1);
+    await t.verify(s, 'lev@example.com');
     const added = await t.call(
       'POST',
       '/api/rbac/identities/email-and-password',

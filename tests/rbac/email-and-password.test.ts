@@ -47,16 +47,30 @@ for (const d of DIALECTS) {
       expect((await t.anon('POST', ROUTES.login, { data: { login: 'mallory@example.com', password: 'password123' } })).status).toBe(401);
     });
 
-    it('bad login or short password: 400 naming the field; a taken email: 409', async () => {
+    it('bad login or short password: 400 naming the field; a taken email: the answer a new one gets, and its owner is mailed (F10)', async () => {
       let r = await t.anon('POST', ROUTES.register, { data: { login: 'not-an-email', password: 'password123' } });
       expect(r.status).toBe(400);
       expect(r.body.cause[0]).toMatchObject({ field: 'login', rule: 'format', message: 'login must be an email address' });
       r = await t.anon('POST', ROUTES.register, { data: { login: 'short@example.com', password: 'seven77' } });
       expect(r.status).toBe(400);
       expect(r.body.cause[0]).toMatchObject({ field: 'password', rule: 'minLength' });
-      await t.register('taken@example.com');
-      r = await t.anon('POST', ROUTES.register, { data: { login: 'TAKEN@example.com', password: 'password123' } });
-      expect(r.status).toBe(409);
+      const owner = await t.register('taken@example.com');
+      const fresh = await t.anon('POST', ROUTES.register, { data: { login: 'untaken@example.com', password: 'password123' } });
+      r = await t.anon('POST', ROUTES.register, { data: { login: 'TAKEN@example.com', password: 'other-password' } });
+      expect(r.status).toBe(fresh.status);
+      expect(Object.keys(r.body.data).sort()).toEqual(Object.keys(fresh.body.data).sort());
+      expect(r.headers.get('set-cookie')).toMatch(/^rbac\.subject\.jwt=ey/);
+      // the session is of no account: not the owner's, and no login of its own
+      const me = (await t.as(r.body.data.jwt)('GET', ROUTES.me)).body.data;
+      expect(me).toMatchObject({ isAnonymous: true, identities: [] });
+      expect(me.id).not.toBe(owner.id);
+      // the account is as it was: the owner's password still signs in, the one just typed does not
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'taken@example.com', password: 'password123' } })).status).toBe(200);
+      expect((await t.anon('POST', ROUTES.login, { data: { login: 'taken@example.com', password: 'other-password' } })).status).toBe(401);
+      // the owner hears of it, with where to sign in or reset
+      const told = textOf(await mailMatching(smtp, 'taken@example.com', /already has one/));
+      expect(told).toContain('/rbac/subject/authentication/email-and-password/authentication');
+      expect(told).toContain('/rbac/subject/authentication/email-and-password/forgot-password');
     });
 
     it('sign-in: the right password works; a wrong one and an unknown email get the same 401', async () => {
@@ -139,6 +153,7 @@ for (const d of DIALECTS) {
 
     it("identity routes: add, change email, 'identityId is required', keep at least one", async () => {
       const s = await t.register('heidi@example.com');
+      await verifyAddress(t, smtp, 'heidi@example.com');
       const me = t.as(s.jwt);
       expect((await me('PATCH', `/api/rbac/subjects/${s.id}/identities`, { data: {} })).body.message).toBe('identityId is required');
       expect((await me('DELETE', `/api/rbac/subjects/${s.id}/identities`)).body.message).toBe('identityId is required');

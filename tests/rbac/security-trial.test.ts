@@ -77,8 +77,13 @@ for (const d of DIALECTS) {
         expect((await db.identity('ops@example.com'))!.emailVerifiedAt).toBeNull();
         expect((await t.as(s.jwt)('GET', ROUTES.me)).body.data.isAdmin).toBe(false);
 
+        // the code alone, as a mail scanner opening the link would send it, proves nothing: the account's proof goes with it
+        const alone = await t.anon('POST', VERIFY_ROUTE, { data: { code } });
+        expect(alone).toMatchObject({ status: 400, body: { cause: [{ field: 'password', rule: 'required' }] } });
+        expect((await t.anon('POST', VERIFY_ROUTE, { data: { code, password: 'not-the-password' } })).body.cause[0]).toMatchObject({ field: 'password', rule: 'match' });
+        expect((await db.identity('ops@example.com'))!.emailVerifiedAt).toBeNull();
         // the holder of the address proves it: only now does ADMIN_EMAILS apply
-        const ok = await t.anon('POST', VERIFY_ROUTE, { data: { code } });
+        const ok = await t.anon('POST', VERIFY_ROUTE, { data: { code, password: 'password123' } });
         expect(ok.body).toEqual({ data: { message: 'Email verified', email: 'ops@example.com' } });
         expect((await db.identity('ops@example.com'))!.emailVerifiedAt).toBeInstanceOf(Date);
         expect((await t.as(s.jwt)('GET', ROUTES.me)).body.data.isAdmin).toBe(true);
@@ -143,6 +148,7 @@ for (const d of DIALECTS) {
     describe('finding 4: logins added with a bare session', () => {
       it('finding 4: adding an email login needs the current password, and the existing address is told', async () => {
         const s = await t.register('dora@example.com', 'dora-password');
+        await verifyAddress(t, smtp, 'dora@example.com', 1, 'dora-password');
         const me = t.as(s.jwt);
         const bare = await me('POST', ADD_EMAIL, { data: { email: 'dora2@example.com', password: 'password123' } });
         expect(bare.status).toBe(400);
@@ -179,6 +185,7 @@ for (const d of DIALECTS) {
 
       it('finding 4: a cookie-authenticated write from a foreign Origin is refused with 403 on every route and changes nothing', async () => {
         const s = await t.register('fay@example.com');
+        await verifyAddress(t, smtp, 'fay@example.com');
         const cookie = s.cookie.split(';')[0]!;
         const body = { email: 'fay-evil@example.com', password: 'password123', currentPassword: 'password123' };
         const viaCookie = (method: string, path: string, data: unknown, headers: Record<string, string>) => t.call(method, path, data, { auth: false, headers: { cookie, ...headers } });

@@ -95,7 +95,7 @@ for (const d of DIALECTS) {
     });
 
     it('a signed-in subject links a new wallet to itself, with its current password; nobody else can link it', async () => {
-      const s = await t.register('sam@example.com');
+      const s = await t.registerVerified('sam@example.com');
       const wallet = privateKeyToAccount(generatePrivateKey());
       // a session alone does not add a login (finding 4): nothing is linked, no subject is made
       const bare = await signIn(wallet, siwe(wallet.address, await nonce(), { statement: 'Link.' }), {}, s.jwt);
@@ -115,7 +115,7 @@ for (const d of DIALECTS) {
     });
 
     it('POST /rbac/subjects/{id}/identities with {message, signature, address} links a wallet, with the sign-in rules and the current password', async () => {
-      const s = await t.register('wally@example.com');
+      const s = await t.registerVerified('wally@example.com');
       const wallet = privateKeyToAccount(generatePrivateKey());
       const link = async (extra: Record<string, unknown>, message?: string) => {
         const m = message ?? siwe(wallet.address, await nonce(), { statement: 'Link.' });
@@ -145,7 +145,7 @@ for (const d of DIALECTS) {
     });
 
     it('finding 4: linking a Telegram account to a signed-in subject needs its current password, sent beside the signed fields', async () => {
-      const s = await t.register('tom@example.com', 'tom-password');
+      const s = await t.registerVerified('tom@example.com', 'tom-password');
       const now = Math.floor(Date.now() / 1000);
       const payload = telegramPayload({ id: 5151, first_name: 'Tom', auth_date: now });
       const bare = await t.as(s.jwt)('POST', ROUTES.telegram, { data: payload });

@@ -60,6 +60,8 @@ export async function proveOwner(
 
 /** the storefront page a forgotten password is asked for at (plugins/rbac/web) */
 export const FORGOT_PASSWORD_PAGE = '/rbac/subject/authentication/email-and-password/forgot-password';
+/** the storefront's email and password sign-in page */
+export const SIGN_IN_PAGE = '/rbac/subject/authentication/email-and-password/authentication';
 
 /**
  * The mails an account change sends: verification of a new address, notices to the old ones. Each is written in the
@@ -81,6 +83,15 @@ export function accountMail({ ctx, later }: ChangeDeps) {
       const code = verificationCode(ctx.config.rbacJwtSecret, identityId, email);
       const link = `${page(language, VERIFY_PAGE)}?code=${encodeURIComponent(code)}`;
       send(email, rbacMailWord('verifySubject', language), rbacMailWord('verifyText', language, { link, code }), 'verify-email', language, [...new Set([code, encodeURIComponent(code)])]);
+    },
+    /** the owner of an address someone registered again: nothing changed, and where to sign in or reset (F10) */
+    registeredAgain(email: string, language: string) {
+      const text = rbacMailWord('registeredAgainText', language, { signIn: page(language, SIGN_IN_PAGE), reset: page(language, FORGOT_PASSWORD_PAGE) });
+      send(email, rbacMailWord('registeredAgainSubject', language), text, 'account-changed', language);
+    },
+    /** the address proven for the first time, when that removed the account's other logins (F01) */
+    addressProven(email: string, logins: string[], language: string) {
+      send(email, rbacMailWord('addressProvenSubject', language), rbacMailWord('addressProvenText', language, { email, logins: logins.join(', ') }), 'account-changed', language);
     },
     /** tells addresses about a change to the account they belong to (`vars` fill its text) */
     tell(to: string[], change: AccountChange, vars: Record<string, string>, language: string) {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import { HttpError } from '../../../runtime/http/errors.js';
@@ -122,10 +122,12 @@ export class Accounts {
 
   // sessions
 
-  async createSession(subjectId: string, meta: { userAgent?: string; ip?: string }, tx?: Drizzle): Promise<{ sessionId: string; refresh: string }> {
+  /** a new session of the subject, signed in with `identityId` (none for an anonymous session): removing that login ends it */
+  async createSession(subjectId: string, meta: { userAgent?: string; ip?: string; identityId?: string }, tx?: Drizzle): Promise<{ sessionId: string; refresh: string }> {
     const secret = newRefreshSecret();
     const row = await this.ctx.repo.create(this.e('rbac/session'), {
       subjectId,
+      ...(meta.identityId && { identityId: meta.identityId }),
       refreshHash: sha256(secret),
       expiresAt: new Date(Date.now() + REFRESH_TTL_SECONDS * 1000).toISOString(),
       userAgent: meta.userAgent?.slice(0, 500),
@@ -155,7 +157,7 @@ export class Accounts {
       if (!s || s.revokedAt || s.expiresAt <= new Date()) throw new HttpError(401, 'Not authorized');
       const presented = sha256(parsed.secret);
       if (!sameHash(s.refreshHash, presented)) {
-        await tx.update(t).set({ revokedAt: new Date(), revokedReason: 'refresh-reuse', updatedAt: new Date() }).where(eq(t.id, s.id));
+        await this.endSessions(tx, eq(t.id, s.id), 'refresh-reuse');
         return { reuse: true } as never;
       }
       const secret = newRefreshSecret();
@@ -170,11 +172,20 @@ export class Accounts {
     });
   }
 
-  async revoke(sessionId: string, reason: string) {
+  /**
+   * Ends the live sessions `where` picks, each through the repository: its hooks run and, once committed, every
+   * process hears of it (an open event stream of that session closes). Answers the ended sessions' ids.
+   */
+  async endSessions(tx: Drizzle, where: SQL, reason: string): Promise<string[]> {
     const t = this.t('rbac/session');
-    await this.ctx.database.transaction((tx) =>
-      tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(eq(t.id, sessionId), isNull(t.revokedAt))),
-    );
+    const live: { id: string }[] = await tx.select({ id: t.id }).from(t).where(and(where, isNull(t.revokedAt)));
+    const at = new Date().toISOString();
+    for (const { id } of live) await this.ctx.repo.update(this.e('rbac/session'), id, { revokedAt: at, revokedReason: reason }, tx);
+    return live.map((s) => s.id);
+  }
+
+  async revoke(sessionId: string, reason: string) {
+    await this.ctx.database.transaction((tx) => this.endSessions(tx, eq(this.t('rbac/session').id, sessionId), reason));
   }
 
   /**
@@ -189,17 +200,59 @@ export class Accounts {
       .where(and(eq(t.id, parsed.sessionId), isNull(t.revokedAt))).limit(1);
     const presented = sha256(parsed.secret);
     if (!s || !sameHash(s.refreshHash, presented)) return false;
-    await this.ctx.database.transaction((tx) =>
-      tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(eq(t.id, s.id), isNull(t.revokedAt))),
-    );
+    await this.revoke(s.id, reason);
     return true;
   }
 
   /** ends every session of a subject (but the one named): password change and reset */
   async revokeAll(subjectId: string, reason: string, tx: Drizzle, except?: string) {
     const t = this.t('rbac/session');
-    const where = [eq(t.subjectId, subjectId), isNull(t.revokedAt), ...(except ? [ne(t.id, except)] : [])];
-    await tx.update(t).set({ revokedAt: new Date(), revokedReason: reason, updatedAt: new Date() }).where(and(...where));
+    return this.endSessions(tx, and(eq(t.subjectId, subjectId), ...(except ? [ne(t.id, except)] : []))!, reason);
+  }
+
+  /**
+   * Ends the sessions a login started, once it is no longer a login of the subject (removed or unlinked): its access
+   * and refresh tokens stop at once. Sessions made before sessions recorded their login (no identityId) end too: which
+   * login made them is unknown.
+   */
+  async endSessionsOfLogin(tx: Drizzle, subjectId: string, identityId: string) {
+    const t = this.t('rbac/session');
+    return this.endSessions(tx, and(eq(t.subjectId, subjectId), or(eq(t.identityId, identityId), isNull(t.identityId)))!, 'login-removed');
+  }
+
+  // proving an address
+
+  /** whether the subject holds an email login and none of its addresses was ever proven (a claim, not an account) */
+  async onlyUnprovenEmails(subjectId: string, tx?: Drizzle): Promise<boolean> {
+    const db = tx ?? this.db;
+    const rel = this.t('rbac/subjects-to-identities');
+    const t = this.t('rbac/identity');
+    const emails: { verified: Date | null }[] = await db.select({ verified: t.emailVerifiedAt }).from(t)
+      .innerJoin(rel, eq(rel.identityId, t.id)).where(and(eq(rel.subjectId, subjectId), eq(t.provider, 'email_and_password')));
+    return emails.length > 0 && emails.every((e) => e.verified == null);
+  }
+
+  /**
+   * The holder of an address proves it for the first time (a reset code or admin:create): until now the account was
+   * whoever registered the address, maybe not its owner, who may have added logins of their own. Every other login of
+   * the subject is removed (an identity linked to no other subject is deleted) and every session ends, in `tx`.
+   * Answers the removed logins, for the notice to the proven address.
+   */
+  async claimAddress(tx: Drizzle, subjectId: string, identityId: string): Promise<{ ended: number; removed: Row[] }> {
+    const rel = this.t('rbac/subjects-to-identities');
+    const t = this.t('rbac/identity');
+    const others: { linkId: string; identityId: string }[] = await tx.select({ linkId: rel.id, identityId: rel.identityId }).from(rel)
+      .where(and(eq(rel.subjectId, subjectId), ne(rel.identityId, identityId)));
+    const removed: Row[] = [];
+    for (const other of others) {
+      const [row] = await tx.select({ id: t.id, provider: t.provider, account: t.account, email: t.email }).from(t).where(eq(t.id, other.identityId)).limit(1);
+      if (row) removed.push(row);
+      await this.ctx.repo.delete(this.e('rbac/subjects-to-identities'), other.linkId, tx);
+      const [shared] = await tx.select({ id: rel.id }).from(rel).where(eq(rel.identityId, other.identityId)).limit(1);
+      if (!shared && row) await this.ctx.repo.delete(this.e('rbac/identity'), other.identityId, tx);
+    }
+    const ended = await this.revokeAll(subjectId, 'address-proven', tx);
+    return { ended: ended.length, removed };
   }
 
   async countIdentities(subjectId: string): Promise<number> {

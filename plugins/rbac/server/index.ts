@@ -6,6 +6,7 @@ import { createAccess } from './access.js';
 import { createRateLimiter, DEFAULT_LIMITS, type RateLimits } from './rate-limit.js';
 import { authenticationRoutes } from './routes/authentication.js';
 import { identityRoutes } from './routes/identities.js';
+import { addressRoutes } from './routes/addresses.js';
 import { crmRequestRoutes } from './routes/crm-requests.js';
 import { refuseForeignWrites } from './origin.js';
 import { DEFAULT_CHAIN_IDS } from './wallet.js';
@@ -22,6 +23,8 @@ export interface RbacOptions {
    * that its timing tells nothing). Default: the next turn of the event loop, errors logged.
    */
   later?: (job: () => Promise<unknown>) => void;
+  /** waits out a sign-in slow-down (RateLimits.slowDown); default a timer */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -33,7 +36,7 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
   const build = (ctx: PluginContext) => {
     const accounts = new Accounts(ctx);
     const access = createAccess(ctx, accounts);
-    const limit = createRateLimiter(ctx.config, options.limits ?? DEFAULT_LIMITS, options.keyPrefix ?? 'rl');
+    const limit = createRateLimiter(ctx.config, options.limits ?? DEFAULT_LIMITS, options.keyPrefix ?? 'rl', options.sleep);
     const later = options.later ?? ((job: () => Promise<unknown>) => void setImmediate(() => job().catch((err) => ctx.log.error({ err }, 'deferred account work failed'))));
     return { ctx, accounts, access, limit, later, chainIds: options.chainIds ?? DEFAULT_CHAIN_IDS };
   };
@@ -48,16 +51,19 @@ export function createRbacPlugin(options: RbacOptions = {}): Plugin {
     noindexWidgets: ['select-method', 'login', 'registration', 'forgot-password', 'reset-password', 'verify-email', 'logout', 'identity-create-by-email', 'identity-settings'].map((v) => `rbac/${v}`),
     authorizer: (ctx) => deps(ctx).access.authorizer,
     identity: (ctx) => ({ caller: deps(ctx).access.caller, permits: deps(ctx).access.permits }),
+    // the rows route permissions are decided by (access.ts): a write to one changes what callers may do
+    accessEntities: ['rbac/permission', 'rbac/roles-to-permissions', 'rbac/role'],
     middleware: (ctx) => {
       const refuseForeign = refuseForeignWrites(ctx.config);
       const authorize = deps(ctx).access.middleware;
       // a GET refuses nothing (foreign writes only) and passes a generic CRUD path on: anonymous reads may skip it
       return leavesReads((c, next) => (refuseForeign(c), authorize(c, next)));
     },
-    hooks: (ctx) => accountHooks(ctx),
+    hooks: (ctx) => accountHooks(ctx, deps(ctx).accounts),
     services: (ctx) => ({ accounts: { listedOnPages: listedOnPages(ctx) } }),
     routes: (app, ctx) => {
       authenticationRoutes(app, deps(ctx));
+      addressRoutes(app, deps(ctx));
       identityRoutes(app, deps(ctx));
       crmRequestRoutes(app, deps(ctx));
     },

@@ -20,6 +20,12 @@ defineWords('rbac-mail', {
     emailAddedText: 'The address {email} was added as a way to sign in to your account.',
     emailChangedSubject: 'Your sign-in email was changed',
     emailChangedText: 'The email you sign in with was changed from {previous} to {email}.',
+    registeredAgainSubject: 'You already have an account',
+    registeredAgainText:
+      'Someone, maybe you, tried to create an account with this address, which already has one: nothing was changed.\n\nIf it was you, sign in:\n{signIn}\n\nForgot the password? Choose a new one:\n{reset}\n\nIf it was not you, ignore this email.',
+    addressProvenSubject: 'Your email is proven: other sign-in methods were removed',
+    addressProvenText:
+      'The address {email} was proven with the code we mailed to it. Until then anyone could have registered it, so the account\'s other sign-in methods were removed ({logins}) and every session was ended. Add your own again in the account settings.',
     loginTelegram: 'the Telegram account {account}',
     loginWallet: 'the wallet {account}',
     loginEmail: 'the email {account}',
@@ -39,6 +45,12 @@ defineWords('rbac-mail', {
     emailAddedText: 'Адрес {email} добавлен как способ входа в вашу учётную запись.',
     emailChangedSubject: 'Почта для входа изменена',
     emailChangedText: 'Почта, с которой вы входите, изменена с {previous} на {email}.',
+    registeredAgainSubject: 'У вас уже есть учётная запись',
+    registeredAgainText:
+      'Кто-то, возможно вы, пытался создать учётную запись с этим адресом, но она уже есть: ничего не изменено.\n\nЕсли это были вы, войдите:\n{signIn}\n\nЗабыли пароль? Задайте новый:\n{reset}\n\nЕсли это были не вы, не обращайте внимания на это письмо.',
+    addressProvenSubject: 'Адрес подтверждён: другие способы входа удалены',
+    addressProvenText:
+      'Адрес {email} подтверждён кодом, который мы на него отправили. До этого его мог зарегистрировать кто угодно, поэтому другие способы входа удалены ({logins}), а все сеансы завершены. Добавьте свои снова в настройках учётной записи.',
     loginTelegram: 'аккаунта Telegram {account}',
     loginWallet: 'кошелька {account}',
     loginEmail: 'почты {account}',
@@ -47,7 +59,7 @@ defineWords('rbac-mail', {
 
 /** the changes of an account its addresses are told about: each has a subject and a text */
 export type AccountChange = 'methodAdded' | 'methodRemoved' | 'emailAdded' | 'emailChanged';
-type Key = `${AccountChange}Subject` | `${AccountChange}Text` | 'resetSubject' | 'resetText' | 'verifySubject' | 'verifyText' | 'notYou' | 'loginTelegram' | 'loginWallet' | 'loginEmail';
+type Key = `${AccountChange | 'registeredAgain' | 'addressProven'}Subject` | `${AccountChange | 'registeredAgain' | 'addressProven'}Text` | 'resetSubject' | 'resetText' | 'verifySubject' | 'verifyText' | 'notYou' | 'loginTelegram' | 'loginWallet' | 'loginEmail';
 
 /** a text of the accounts module's mails in a language */
 export const rbacMailWord = (key: Key, language: string, vars?: WordVars): string => translate(`rbac-mail.${key}`, language, vars);

@@ -1,13 +1,21 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
 
-export const TELEGRAM_MAX_AGE_SECONDS = 24 * 60 * 60;
+/**
+ * How old a Login Widget payload may be: the widget posts it right after the person confirms (F11: a day let one
+ * payload, from a log or a shared screen, sign in again and again; each is now also used once)
+ */
+export const TELEGRAM_MAX_AGE_SECONDS = 10 * 60;
 
 export interface TelegramUser {
   id: string;
   username?: string;
   firstName?: string;
   lastName?: string;
+  /** the payload's signature: what makes it usable once */
+  hash: string;
+  /** when the payload is too old to sign in with */
+  expiresAt: Date;
 }
 
 /**
@@ -36,5 +44,7 @@ export function verifyTelegramLogin(botToken: string | undefined, payload: unkno
     username: fields.username as string | undefined,
     firstName: fields.first_name as string | undefined,
     lastName: fields.last_name as string | undefined,
+    hash,
+    expiresAt: new Date((authDate + TELEGRAM_MAX_AGE_SECONDS) * 1000),
   };
 }

@@ -1,24 +1,20 @@
 import type { Context, Hono } from 'hono';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { PluginContext } from '../../../../runtime/plugin.js';
+import type { Drizzle } from '../../../../runtime/db/index.js';
 import { readBody } from '../../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../../runtime/crud/validate.js';
 import { HttpError, badRequest, fromDatabaseError } from '../../../../runtime/http/errors.js';
-import { lockRow } from '../../../../runtime/db/lock.js';
 import type { Accounts } from '../accounts.js';
 import type { createAccess } from '../access.js';
 import type { createRateLimiter } from '../rate-limit.js';
 import { hashPassword, verifyPassword, PASSWORD_MIN } from '../passwords.js';
 import { principalOf } from '../principal.js';
-import { newCode, sha256, signAccessToken } from '../tokens.js';
+import { sha256, signAccessToken } from '../tokens.js';
 import { checkSiweMessage, issueNonce, verifyWalletSignature, walletBody, walletReady } from '../wallet.js';
 import { verifyTelegramLogin } from '../telegram.js';
 import { clearSessionCookie, setSessionCookie, signIn } from './session.js';
-import type { NotificationService } from '../../../notification/server/index.js';
 import { accountMail, proveOwner } from '../account-changes.js';
-import { loginWord, rbacMailWord } from '../mail-words.js';
-import { pathIn } from '../../../../runtime/http/language.js';
-import { codeMatches, readVerificationCode } from '../verification.js';
+import { loginWord } from '../mail-words.js';
 
 export interface RouteDeps {
   ctx: PluginContext;
@@ -31,27 +27,19 @@ export interface RouteDeps {
   chainIds: number[];
 }
 
-export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
 export const EMAIL = { type: 'string', format: 'email', maxLength: 254 };
 export const PASSWORD = { type: 'string', minLength: PASSWORD_MIN, maxLength: 1024 };
 export const strict = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', additionalProperties: false, properties, required });
 
 /** registration and sign-in take exactly these fields: roles, provider or subject ids in a body are refused */
 const credentials = bodyValidator<{ login: string; password: string }>(strict({ login: EMAIL, password: PASSWORD }));
-const forgot = bodyValidator<{ email: string }>(strict({ email: EMAIL }));
-const reset = bodyValidator<{ code: string; password: string; passwordConfirmation: string }>(
-  strict({ code: { type: 'string', minLength: 1, maxLength: 200 }, password: PASSWORD, passwordConfirmation: PASSWORD }),
-);
 const refreshBody = bodyValidator<{ refresh: string }>(strict({ refresh: { type: 'string', maxLength: 200 } }));
-const verifyBody = bodyValidator<{ code: string }>(strict({ code: { type: 'string', minLength: 1, maxLength: 200 } }));
-const resendBody = bodyValidator<{ identityId: string }>(strict({ identityId: { type: 'string', format: 'uuid' } }));
 
 /** the routes of spec §7 under /api/rbac/subjects/authentication */
 export function authenticationRoutes(app: Hono, deps: RouteDeps) {
-  const { ctx, accounts, access, limit, later } = deps;
+  const { ctx, accounts, access, limit } = deps;
   const base = '/api/rbac/subjects/authentication';
   const identity = ctx.model.byId['rbac/identity'];
-  const notifications = () => ctx.services.notification as NotificationService;
   const mail = accountMail(deps);
 
   /** the signed-in subject; `null` for a visitor (clients ask on every page: not an error) */
@@ -136,137 +124,46 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     const ok = await verifyPassword(password, found ?? {});
     const subjectId = found && ok ? await accounts.subjectIdOfIdentity(found.id as string) : undefined;
     if (!subjectId) throw new HttpError(401, 'Invalid login or password');
-    return c.json({ data: await signIn(c, ctx, accounts, subjectId) });
+    return c.json({ data: await signIn(c, ctx, accounts, subjectId, found!.id as string) });
   });
 
+  /**
+   * A new account: the same answer for an address that has one already and for a new one (F10), as forgot-password
+   * gives: 201 with a session. For a taken address the session is of no account (the visitor's own anonymous
+   * subject, or a new one, as authentication/init makes) and the address's owner is mailed where to sign in or reset;
+   * nothing of the account changes.
+   */
   app.post(`${base}/email-and-password/registration`, async (c) => {
     const { login, password } = credentials((await readBody(c)).data);
     await limit(c, 'registration', login);
     const email = login.toLowerCase();
     const secret = await hashPassword(password);
     const anonymous = await anonymousOf(c);
-    const { subjectId, identityId } = await ctx.database.transaction(async (tx) => {
-      if (await accounts.identityBy('email_and_password', email, tx)) {
-        throw new HttpError(409, 'An account with this email already exists', [{ field: 'login', rule: 'unique', message: 'login is already registered' }]);
-      }
+    const language = mail.languageOf(c);
+    const made = await ctx.database.transaction(async (tx) => {
+      if (await accounts.identityBy('email_and_password', email, tx)) return undefined;
       return accounts.register({ provider: 'email_and_password', account: email, email, emailVerifiedAt: null, ...secret }, tx, anonymous?.subjectId);
     }).catch((e) => {
-      throw fromDatabaseError(e, identity) ?? e;
+      const error = fromDatabaseError(e, identity) ?? e;
+      // the same address registered at the same moment (the unique key refused this one): taken, as a moment later
+      if (error instanceof HttpError && error.status === 409) return undefined;
+      throw error;
     });
     if (anonymous) await accounts.revoke(anonymous.sessionId, 'upgraded');
-    mail.verify(identityId, email, mail.languageOf(c));
-    return c.json({ data: await signIn(c, ctx, accounts, subjectId) }, 201);
-  });
-
-  /**
-   * The code from a verification email (the link opens the storefront's verify page, which posts
-   * it here): marks the address verified if the identity still has the address the code was sent to.
-   */
-  app.post(`${base}/email-and-password/verify`, async (c) => {
-    const { code } = verifyBody((await readBody(c)).data);
-    await limit(c, 'verify-email');
-    const invalid = () => badRequest('The verification code is invalid or has expired', [{ field: 'code', rule: 'code', message: 'code is invalid or has expired' }]);
-    const parsed = readVerificationCode(code);
-    if (!parsed) throw invalid();
-    const row = await accounts.identityWithSecrets(parsed.identityId);
-    if (!row || row.provider !== 'email_and_password' || typeof row.email !== 'string' || !codeMatches(ctx.config.rbacJwtSecret, parsed, row.email)) throw invalid();
-    if (row.emailVerifiedAt == null) {
-      const t = ctx.database.tables['rbac/identity'];
-      // only while the identity still has the address the code was sent to
-      await ctx.database.transaction((tx) =>
-        tx.update(t).set({ emailVerifiedAt: new Date(), updatedAt: new Date() }).where(and(eq(t.id, row.id as string), eq(t.email, row.email as string), isNull(t.emailVerifiedAt))),
-      );
+    if (!made) {
+      const subjectId = anonymous?.subjectId ?? ((await ctx.repo.create(ctx.model.byId['rbac/subject'], {})).id as string);
+      mail.registeredAgain(email, language);
+      return c.json({ data: await signIn(c, ctx, accounts, subjectId) }, 201);
     }
-    return c.json({ data: { message: 'Email verified', email: row.email } });
-  });
-
-  /** sends the verification email again, to one of the signed-in subject's own unverified addresses */
-  app.post(`${base}/email-and-password/verify/resend`, async (c) => {
-    const p = await principalOf(c, ctx, accounts);
-    if (p.kind === 'anonymous') throw new HttpError(401, 'Not authorized');
-    const { identityId } = resendBody((await readBody(c)).data);
-    const owner = await accounts.subjectIdOfIdentity(identityId.toLowerCase());
-    if (!owner || (p.kind === 'subject' && !p.admin && owner !== p.subjectId)) throw new HttpError(404, `No rbac/identity with id ${identityId}`);
-    const row = (await accounts.identityWithSecrets(identityId.toLowerCase()))!;
-    if (row.provider !== 'email_and_password' || typeof row.email !== 'string') {
-      throw badRequest('Only an email identity is verified', [{ field: 'identityId', rule: 'provider', message: 'identityId must be an email identity' }]);
-    }
-    if (row.emailVerifiedAt != null) throw badRequest('The email is already verified', [{ field: 'identityId', rule: 'verified', message: 'identityId is already verified' }]);
-    await limit(c, 'verify-resend', row.email);
-    mail.verify(row.id as string, row.email, mail.languageOf(c));
-    return c.json({ data: { message: 'Verification email sent' } });
-  });
-
-  /** the storefront page the reset link opens (plugins/rbac/web) */
-  const RESET_PASSWORD_PAGE = '/rbac/subject/authentication/email-and-password/reset-password';
-
-  /**
-   * The same status, body and timing whether or not the account exists: the answer is made before
-   * the account is even looked up; the lookup, the code and the mail happen after it is sent.
-   */
-  app.post(`${base}/email-and-password/forgot-password`, async (c) => {
-    const { email } = forgot((await readBody(c)).data);
-    await limit(c, 'forgot-password', email);
-    const language = mail.languageOf(c);
-    later(async () => {
-      const found = await accounts.identityBy('email_and_password', email.toLowerCase());
-      if (!found) return;
-      const code = newCode();
-      const t = ctx.database.tables['rbac/identity'];
-      // only while the identity still has this address: a change of address in between voids the code
-      const stored: { id: string }[] = await ctx.database.transaction((tx) =>
-        tx.update(t).set({ code: sha256(code), codeExpiresAt: new Date(Date.now() + RESET_CODE_TTL_MS), updatedAt: new Date() })
-          .where(and(eq(t.id, found.id as string), eq(t.email, found.email as string))).returning({ id: t.id }),
-      );
-      if (!stored.length) return;
-      const link = `${ctx.config.publicUrl}${pathIn(language, RESET_PASSWORD_PAGE, ctx.model)}?code=${encodeURIComponent(code)}`;
-      await notifications().sendEmail({
-        to: found.email as string,
-        subject: rbacMailWord('resetSubject', language),
-        // the 'reset-password' template ends with what to do if it was not you
-        text: rbacMailWord('resetText', language, { link, code }),
-        template: 'reset-password',
-        secrets: [...new Set([code, encodeURIComponent(code)])],
-        language,
-      });
-    });
-    return c.json({ data: { message: 'Reset link sent' } });
-  });
-
-  app.post(`${base}/email-and-password/reset-password`, async (c) => {
-    const { code, password, passwordConfirmation } = reset((await readBody(c)).data);
-    await limit(c, 'reset-password');
-    if (password !== passwordConfirmation) {
-      throw badRequest('passwordConfirmation must match password', [{ field: 'passwordConfirmation', rule: 'match', message: 'passwordConfirmation must match password' }]);
-    }
-    const found = await accounts.identityByCodeHash(sha256(code));
-    if (!found || !(found.codeExpiresAt instanceof Date) || found.codeExpiresAt <= new Date()) {
-      throw badRequest('The reset code is invalid or has expired', [{ field: 'code', rule: 'code', message: 'code is invalid or has expired' }]);
-    }
-    const secret = await hashPassword(password);
-    await ctx.database.transaction(async (tx) => {
-      // a code is used once: of resets sent at the same moment with it, the first to hold the identity wins, and the
-      // others find the code gone
-      await lockRow(ctx.database, tx, identity.id, found.id as string);
-      if ((await accounts.identityWithSecrets(found.id as string, tx))?.code !== found.code) {
-        throw badRequest('The reset code is invalid or has expired', [{ field: 'code', rule: 'code', message: 'code is invalid or has expired' }]);
-      }
-      // the code came to this address (a change of address clears codes): it proves the address too
-      await ctx.repo.update(identity, found.id as string, { ...secret, code: null, codeExpiresAt: null, ...(found.emailVerifiedAt == null && { emailVerifiedAt: new Date().toISOString() }) }, tx);
-      const subjectId = await accounts.subjectIdOfIdentity(found.id as string, tx);
-      if (subjectId) {
-        await accounts.clearCodes(subjectId, tx);
-        await accounts.revokeAll(subjectId, 'password-reset', tx);
-      }
-    });
-    return c.json({ data: { message: 'Password reset successfully' } });
+    mail.verify(made.identityId, email, language);
+    return c.json({ data: await signIn(c, ctx, accounts, made.subjectId, made.identityId) }, 201);
   });
 
   /**
    * Sign in with a wallet signature. The first sign-in makes the subject; a signed-in subject
    * links the wallet to itself. A wallet is never linked to an account by anyone else.
    */
-  async function thirdParty(c: Context, provider: 'ethereum_virtual_machine' | 'telegram', account: string, currentPassword: unknown) {
+  async function thirdParty(c: Context, provider: 'ethereum_virtual_machine' | 'telegram', account: string, currentPassword: unknown, once?: OneTime) {
     const anonymous = await anonymousOf(c);
     const p = anonymous ? ({ kind: 'anonymous' } as const) : await principalOf(c, ctx, accounts);
     let linking = false;
@@ -276,25 +173,27 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
       linking = !(existing && (await accounts.subjectIdOfIdentity(existing.id as string)));
       if (linking) await proveOwner(c, deps, p, p.subjectId, typeof currentPassword === 'string' ? currentPassword : undefined, { field: 'currentPassword' });
     }
-    const subjectId = await ctx.database.transaction(async (tx) => {
+    const signed = await ctx.database.transaction(async (tx): Promise<{ subjectId: string; identityId: string }> => {
+      // used up with the sign-in it makes, not before: a refused proof leaves it usable for the next attempt
+      if (once) await useOnce(ctx, once, tx);
       const existing = await accounts.identityBy(provider, account, tx);
       if (existing) {
         const owner = await accounts.subjectIdOfIdentity(existing.id as string, tx);
-        if (owner) return owner;
+        if (owner) return { subjectId: owner, identityId: existing.id as string };
       }
       if (p.kind === 'subject') {
         const created = existing ?? (await ctx.repo.create(identity, { provider, account }, tx));
         await accounts.linkIdentity(tx, p.subjectId, created.id as string);
-        return p.subjectId;
+        return { subjectId: p.subjectId, identityId: created.id as string };
       }
-      return (await accounts.register({ provider, account }, tx, anonymous?.subjectId)).subjectId;
+      return accounts.register({ provider, account }, tx, anonymous?.subjectId);
     });
     if (anonymous) await accounts.revoke(anonymous.sessionId, 'upgraded');
-    if (linking && p.kind === 'subject' && subjectId === p.subjectId) {
+    if (linking && p.kind === 'subject' && signed.subjectId === p.subjectId) {
       const language = mail.languageOf(c);
-      mail.tell(await accounts.emailsOf(subjectId), 'methodAdded', { login: loginWord(provider, account, language) }, language);
+      mail.tell(await accounts.emailsOf(signed.subjectId), 'methodAdded', { login: loginWord(provider, account, language) }, language);
     }
-    return c.json({ data: await signIn(c, ctx, accounts, subjectId) });
+    return c.json({ data: await signIn(c, ctx, accounts, signed.subjectId, signed.identityId) });
   }
 
   const WALLET_FIELDS = ['address', 'message', 'signature', 'currentPassword'];
@@ -318,7 +217,8 @@ export function authenticationRoutes(app: Hono, deps: RouteDeps) {
     const { currentPassword, ...signed } = isObject ? (data as Record<string, unknown>) : {};
     const user = verifyTelegramLogin(ctx.config.telegramBotToken, isObject ? signed : data);
     await limit(c, 'telegram', user.id);
-    return thirdParty(c, 'telegram', user.id, currentPassword);
+    // a signed payload signs in once (F11): its hash is kept until it would be too old anyway
+    return thirdParty(c, 'telegram', user.id, currentPassword, { value: `telegram:${user.hash}`, expiresAt: user.expiresAt, message: 'Not authorized: this Telegram login was already used' });
   });
 }
 
@@ -334,11 +234,28 @@ export async function verifiedWallet(c: Context, deps: RouteDeps, body: Record<s
   const shaped = walletBody(body);
   const nonce = checkSiweMessage(shaped.message, shaped.address, { publicUrl: ctx.config.publicUrl, chainIds: deps.chainIds, secret: ctx.config.rbacJwtSecret });
   const { address } = await verifyWalletSignature(body);
-  try {
-    await ctx.repo.create(ctx.model.byId['rbac/nonce'], { value: sha256(nonce.nonce), expiresAt: nonce.expiresAt.toISOString() });
-  } catch (e) {
-    if (e instanceof HttpError && e.status === 409) throw new HttpError(401, 'Not authorized: the nonce was already used');
-    throw e;
-  }
+  await useOnce(ctx, { value: nonce.nonce, expiresAt: nonce.expiresAt, message: 'Not authorized: the nonce was already used' });
   return address;
+}
+
+/** a value that works once (a wallet nonce, a Telegram payload's hash) until it expires; `message` refuses a second use */
+interface OneTime {
+  value: string;
+  expiresAt: Date;
+  message: string;
+}
+
+/**
+ * Records a one-time value as used, by its hash, until it expires: a second use is a 401 with its message. The unique
+ * key decides between two uses at the same moment (inside `tx`, the loser's whole transaction is undone).
+ */
+async function useOnce(ctx: PluginContext, once: OneTime, tx?: Drizzle) {
+  const nonce = ctx.model.byId['rbac/nonce'];
+  try {
+    await ctx.repo.create(nonce, { value: sha256(once.value), expiresAt: once.expiresAt.toISOString() }, tx);
+  } catch (e) {
+    const error = fromDatabaseError(e, nonce) ?? e;
+    if (error instanceof HttpError && error.status === 409) throw new HttpError(401, once.message);
+    throw error;
+  }
 }

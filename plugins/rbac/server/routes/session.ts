@@ -14,9 +14,12 @@ export function clearSessionCookie(c: Context, ctx: PluginContext) {
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: ctx.config.production });
 }
 
-/** starts a session for a subject: { jwt, refresh } plus the cookie */
-export async function signIn(c: Context, ctx: PluginContext, accounts: Accounts, subjectId: string) {
-  const { sessionId, refresh } = await accounts.createSession(subjectId, { userAgent: c.req.header('user-agent'), ip: clientAddress(c, ctx.config) });
+/**
+ * starts a session for a subject, signed in with the login `identityId` (none for an anonymous session, which
+ * authentication/init makes): { jwt, refresh } plus the cookie
+ */
+export async function signIn(c: Context, ctx: PluginContext, accounts: Accounts, subjectId: string, identityId?: string) {
+  const { sessionId, refresh } = await accounts.createSession(subjectId, { userAgent: c.req.header('user-agent'), ip: clientAddress(c, ctx.config), identityId });
   const jwt = await signAccessToken(ctx.config.rbacJwtSecret, { sub: subjectId, sid: sessionId });
   setSessionCookie(c, ctx, jwt);
   return { jwt, refresh };
