@@ -25,6 +25,11 @@ export interface Caller {
    * the built-in role 'signed-in' is not its.
    */
   signedIn?: boolean;
+  /**
+   * the id of the credential the caller came with (a session), when it can end before the caller goes: a write
+   * naming it (its revocation) ends what outlives the request, such as an event stream (F14)
+   */
+  session?: string;
 }
 
 /** whether the caller holds the built-in role 'signed-in': a subject with a login */

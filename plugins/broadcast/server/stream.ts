@@ -76,6 +76,12 @@ export function eventStreamRoute(app: Hono, ctx: PluginContext, bus: () => Event
           wake = undefined;
           while (queue.length && !closed) {
             const e = queue.shift()!;
+            // the caller's session (or subject) written to: revoked at logout, a password change or a removed login,
+            // or the subject deleted. The stream ends, and the browser reconnects as whoever it now is (F14)
+            if (caller.kind === 'subject' && e.ids.some((id) => id === caller.session || id === caller.subjectId)) {
+              close();
+              break;
+            }
             if (await hears(e)) await stream.writeSSE({ event: 'revalidate', data: JSON.stringify(wireOf(e)) });
           }
         }

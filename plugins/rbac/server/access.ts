@@ -90,7 +90,7 @@ export function createAccess(ctx: PluginContext, accounts: Accounts) {
     const p = await principalOf(c, ctx, accounts);
     if (p.kind === 'system') return SYSTEM;
     if (p.kind === 'anonymous') return ANONYMOUS;
-    return { kind: 'subject', subjectId: p.subjectId, roles: p.roleSlugs, admin: p.admin, signedIn: p.signedIn };
+    return { kind: 'subject', subjectId: p.subjectId, roles: p.roleSlugs, admin: p.admin, signedIn: p.signedIn, session: p.sessionId };
   };
 
   /** whether the route permissions let the caller do METHOD on PATH (relation ends, is-authorized) */
