@@ -29,7 +29,7 @@ describe('shop failures in Chromium', () => {
     await page.getByLabel('Email').fill('failing-shopper@example.com');
     await page.getByLabel('Password').fill('failing-shopper-password');
     await page.getByRole('button', { name: 'Create an account' }).click();
-    await page.waitForURL(server.url + '/');
+    await page.getByRole('status').getByText('Check your email').waitFor();
   });
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') await site?.failed(ctx.task.name);

@@ -70,6 +70,10 @@ describe('storefront in Chromium', () => {
     await page.getByLabel('Email').fill('visitor@example.com');
     await page.getByLabel('Password').fill('visitor-password');
     await page.getByRole('button', { name: 'Create an account' }).click();
+    // item 3: the same message whether or not the address had an account: check the email
+    await shown(page.getByRole('status').getByText('We sent a message to visitor@example.com. Open it to verify your address.'));
+    await page.screenshot({ path: join(SCREENSHOTS, 'item3-registered.png') });
+    await page.getByRole('link', { name: 'Continue' }).click();
     await page.waitForURL(server.url + '/');
     await shown(page.getByRole('button', { name: /visitor@example\.com/ }));
     await page.getByRole('button', { name: /visitor@example\.com/ }).click();

@@ -38,6 +38,8 @@ export async function startTestServer(db: TestDatabase, env: Record<string, stri
     url,
     api,
     database: running.database,
+    /** the Node HTTP server: a test can watch every request it gets ('request' events) */
+    http: running.server as import('node:http').Server,
     system: (method: string, path: string, body?: unknown) => api(method, path, body, { 'x-rbac-secret-key': 'browser-secret-key-0123' }),
     async close() {
       await running.close();

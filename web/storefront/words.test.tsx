@@ -135,7 +135,7 @@ function englishOnly(): [string, RegExp][] {
  * are the same in every language. Any other Latin word is an English text written into a component instead
  * of the dictionary.
  */
-const NOT_ENGLISH = /^(slug|SLUG|person|me|example|com|abcdef|EVM|Ethereum|English|MetaMask)$/;
+const NOT_ENGLISH = /^(slug|SLUG|person|me|example|com|abcdef|EVM|Ethereum|English|MetaMask|JavaScript)$/;
 
 function leftovers(output: string): string[] {
   const fromDictionary = englishOnly().filter(([, pattern]) => pattern.test(output)).map(([key]) => `${key}: ${translate(key, 'en')}`);

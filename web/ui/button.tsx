@@ -1,5 +1,6 @@
 import { forwardRef, type ButtonHTMLAttributes } from 'react';
 import { cn } from './cn.js';
+import { useSubmitReady } from './form.js';
 
 export const BUTTON_VARIANTS = {
   default: 'bg-slate-900 text-white hover:bg-slate-700',
@@ -19,12 +20,17 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   size?: 'sm' | 'md' | 'icon';
 }
 
-/** the one button: variants default, primary, secondary, destructive, outline, ghost, link */
-export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button({ variant = 'default', size = 'md', className, type = 'button', ...props }, ref) {
+/**
+ * the one button: variants default, primary, secondary, destructive, outline, ghost, link. A submit button inside a
+ * `PostForm` (web/ui/form.tsx) is disabled until the page is hydrated, so that the browser never sends that form itself.
+ */
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button({ variant = 'default', size = 'md', className, type = 'button', disabled, ...props }, ref) {
+  const ready = useSubmitReady();
   return (
     <button
       ref={ref}
       type={type}
+      disabled={disabled || (type === 'submit' && !ready)}
       className={cn(
         // `.button` in web/styles.css: display, alignment, radius, weight, focus ring, disabled look
         'button',

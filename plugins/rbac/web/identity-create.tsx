@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { MailCheck } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '../../../web/ui/button.js';
+import { PostForm } from '../../../web/ui/form.js';
 import { Skeleton } from '../../../web/ui/skeleton.js';
 import type { Expanded } from '../../../web/storefront/context.js';
 import { ApiError } from '../../../runtime/client/index.js';
@@ -110,10 +111,10 @@ export function IdentityCreateByEmail({ row }: { row: Expanded }) {
         </div>
       )}
       {me && step.at === 'email' && (
-        <form onSubmit={next} noValidate aria-label={w('addAnEmail')} className="flex flex-col gap-4">
+        <PostForm onSubmit={next} noValidate aria-label={w('addAnEmail')} className="flex flex-col gap-4">
           <Field label={w('email')} type="email" name="email" autoComplete="email" placeholder={w('typeYourEmail')} required value={email} error={error} onChange={(e) => setEmail(e.target.value)} />
           <Button type="submit" variant="primary">{w('submit')}</Button>
-        </form>
+        </PostForm>
       )}
       {me && step.at === 'confirm' && (
         <Confirm

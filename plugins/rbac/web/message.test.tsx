@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../runtime/client/index.js';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { translate } from '../../../web/storefront/words.js';
 import { messageOf } from './session.js';
@@ -42,7 +42,8 @@ describe('messageOf: what a toast says of a failed request', () => {
 
 describe('refusalOf: the account routes refusals in the page language', () => {
   it('each refusal it knows is a message the rbac routes answer, word for word (in English the text is the same)', () => {
-    const routes = ['authentication.ts', 'identities.ts'].map((f) => readFileSync(join(process.cwd(), 'plugins/rbac/server/routes', f), 'utf8')).join('\n');
+    const dir = join(process.cwd(), 'plugins/rbac/server/routes');
+    const routes = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
     const en = (key: string) => translate(`rbac.${key}`, 'en');
     for (const [message, key] of Object.entries(SERVER_REFUSALS)) {
       expect(routes, message).toContain(`'${message}'`);

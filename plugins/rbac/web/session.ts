@@ -47,6 +47,8 @@ export interface Me {
   isAdmin: boolean;
   identities: Identity[];
   roles: Role[];
+  /** a session with no login (authentication/init, or a registration of a taken address): a visitor to the screens */
+  isAnonymous?: boolean;
 }
 export interface SignedIn {
   jwt: string;
@@ -141,7 +143,8 @@ export async function loadMe(home = '/'): Promise<Me | null> {
   if (!storedRefresh()) return null;
   try {
     const me = await http.request<Me | null>('GET', `${AUTH}/me`);
-    if (me) return me;
+    // a session of no account is a visitor's: no account menu, no cart of its own (its routes are members')
+    if (me) return me.isAnonymous ? null : me;
   } catch (e) {
     if (!isUnauthorized(e)) throw e;
   }
@@ -151,7 +154,8 @@ export async function loadMe(home = '/'): Promise<Me | null> {
     return null;
   }
   try {
-    return await http.request<Me>('GET', `${AUTH}/me`);
+    const me = await http.request<Me | null>('GET', `${AUTH}/me`);
+    return me && !me.isAnonymous ? me : null;
   } catch (e) {
     if (isUnauthorized(e)) return null;
     throw e;

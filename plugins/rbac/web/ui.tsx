@@ -3,6 +3,7 @@ import { Input } from '../../../web/ui/input.js';
 import { RichTextView, richTextPlain } from '../../../web/ui/rich-text-view.js';
 import { cn } from '../../../web/ui/cn.js';
 import { BUTTON_VARIANTS } from '../../../web/ui/button.js';
+import { PostForm } from '../../../web/ui/form.js';
 import { pick, useHref, usePage, useT, useTitleTag, type Expanded } from '../../../web/storefront/context.js';
 import { ApiError } from '../../../runtime/client/index.js';
 import { AUTH, http, messageOf, storeRefresh, type Role, type SignedIn } from './session.js';
@@ -173,19 +174,22 @@ const NO_FIELDS: Record<string, string> = {};
 
 /**
  * A form that shows an action's server error: editing any of its fields or submitting it again clears that
- * error, so an answer about an earlier attempt never stands beside the checks of a new one.
+ * error, so an answer about an earlier attempt never stands beside the checks of a new one. It is a `PostForm`
+ * (web/ui/form.tsx): the browser never sends it itself, so its values (a password, an address) never go in a URL.
  * @example <ActionForm action={save} onSubmit={submit}>…<FormAlert>{save.error}</FormAlert></ActionForm>
  */
-export function ActionForm({ action, onSubmit, onChange, ...props }: Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'onSubmit'> & {
+export function ActionForm({ action, onSubmit, onChange, ...props }: Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'method' | 'onSubmit'> & {
   action: Pick<ReturnType<typeof useAction>, 'error' | 'setError'> & Partial<Pick<ReturnType<typeof useAction>, 'fields' | 'setFields'>>;
   onSubmit: (e: FormEvent<HTMLFormElement>) => unknown;
 }) {
+  const w = useRbacWords();
   const clear = () => {
     if (action.error) action.setError(undefined);
     if (action.fields && Object.keys(action.fields).length) action.setFields?.({});
   };
   return (
-    <form
+    <PostForm
+      noScript={w('needsScript')}
       {...props}
       onChange={(e) => {
         clear();
