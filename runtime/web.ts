@@ -6,7 +6,7 @@ import { getMimeType } from 'hono/utils/mime';
 import { accepted, addVary, answerHeader, etagMatches, isCompressible, setAnswerHeader, type Encoding } from './http/wire.js';
 import { requestHeader } from './http/headers.js';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 
 export type WebMode = 'built' | 'vite' | 'off';
 
@@ -159,10 +159,21 @@ function builtAssetFiles(dir: string) {
   };
 }
 
-/** every other GET is a storefront page, rendered on the server */
+/**
+ * A page's form sent by the browser itself (web/ui/form.tsx `PostForm`, whose script had not run): its body is never
+ * read, parsed or logged, and the visitor goes back to the page by GET (303), its own query kept. The path's leading
+ * slashes fold into one, so that `//host` never makes a redirect to another site.
+ */
+function backToPage(c: Context) {
+  const url = new URL(c.req.url);
+  return c.redirect(`${url.pathname.replace(/^\/+/, '/')}${url.search}`, 303);
+}
+
+/** every other GET is a storefront page, rendered on the server; a POST to one goes back to it (`backToPage`) */
 function mountPages(app: Hono, storefront: StorefrontRenderer | undefined, assets: string | ((modules: string[]) => string)) {
   if (!storefront) return;
   app.get('*', (c, next) => (isPage(c.req.path) ? storefront.render(c, assets) : next()));
+  app.post('*', (c, next) => (isPage(c.req.path) ? backToPage(c) : next()));
 }
 
 /** what Vite's dev middleware attaches to: this server's own HTTP server (for HMR) and a cache of its own */
@@ -174,17 +185,72 @@ export interface DevServerOptions {
 }
 
 /**
- * What Vite's dev middleware may serve at /@fs/<absolute path>: the code the admin and the storefront import (web,
- * engine, plugins, runtime), the dependencies and this server's own pre-bundled ones — never the rest of the project.
- * Vite's default is the whole workspace, so the SQLite database at ./data/app.db, every upload under ./data/files and
- * anything else kept beside the code went to any visitor of `npm start` (which listens on 0.0.0.0). Databases are
- * refused by name as well, wherever DATABASE_URL puts them, with Vite's own defaults (.env, keys, .git).
+ * What Vite's dev middleware may serve at /@fs/<absolute path> (F16): the web apps (web/), each plugin's browser part
+ * (plugins/<module>/web/), the dependencies and this server's own pre-bundled ones. A shared file the browser imports
+ * from elsewhere (engine/links.ts, runtime/client/, runtime/money.ts, plugins/web.ts, …) is served once a module that
+ * imports it has been: Vite allows a file "imported from an allowed file" (its import analysis records it), and the
+ * browser always asks for the importer first. Never the rest of the project: the server's source (plugins' server/,
+ * runtime/, engine/'s server side, scripts/, tests/), the SQLite database at ./data/app.db and every upload under
+ * ./data/files, which Vite's default (the whole workspace) gave any visitor. Refused by name as well, wherever they
+ * are: databases (wherever DATABASE_URL puts them), the plugins' server folders, test files, with Vite's own defaults
+ * (.env, keys, .git).
  */
 export function devServedFiles(root: string, cacheDir: string): { strict: true; allow: string[]; deny: string[] } {
+  const plugins = join(root, 'plugins');
+  // Vite matches these against paths with forward slashes
+  const slashed = root.replace(/\\/g, '/');
+  const pluginWebs = existsSync(plugins) ? readdirSync(plugins).map((name) => join(plugins, name, 'web')).filter((dir) => existsSync(dir) && statSync(dir).isDirectory()) : [];
   return {
     strict: true,
-    allow: [...['web', 'engine', 'plugins', 'runtime', 'node_modules'].map((dir) => join(root, dir)), cacheDir],
-    deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/*.{db,sqlite,sqlite3}', '**/*.{db,sqlite,sqlite3}-{wal,shm,journal}'],
+    allow: [join(root, 'web'), ...pluginWebs, join(root, 'node_modules'), cacheDir],
+    deny: [
+      '.env',
+      '.env.*',
+      '*.{crt,pem,key}',
+      '**/.git/**',
+      '**/*.{db,sqlite,sqlite3}',
+      '**/*.{db,sqlite,sqlite3}-{wal,shm,journal}',
+      `${slashed}/plugins/*/server/**`,
+      `${slashed}/{web,plugins,engine,runtime}/**/*.test.{ts,tsx}`,
+    ],
+  };
+}
+
+/**
+ * Vite's own error answers (its 403 'Restricted' page names the absolute path asked for and every allowed folder; a
+ * failed transform may name files) keep their status and say only that status, as plain text: nothing of this
+ * machine's file system. Undone (`restore`) once Vite has answered or passed the request on.
+ */
+function plainViteErrors(res: ServerResponse): () => void {
+  const { write, end, writeHead } = res;
+  const call = (fn: unknown, args: unknown[]) => (fn as (...a: unknown[]) => unknown).apply(res, args);
+  let replaced = false;
+  const replacing = () => {
+    if (!replaced && res.statusCode >= 400 && !res.headersSent) {
+      replaced = true;
+      for (const name of ['content-length', 'content-encoding', 'etag']) res.removeHeader(name);
+      res.setHeader('content-type', 'text/plain; charset=utf-8');
+    }
+    return replaced;
+  };
+  // an error's status and headers are kept, less those of the body it replaces (Node's own `end` comes here too)
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (status < 400) return call(writeHead, [status, ...rest]);
+    res.statusCode = status;
+    const headers = rest.find((r) => r && typeof r === 'object') as Record<string, string> | undefined;
+    for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+    replacing();
+    return call(writeHead, [status]);
+  }) as ServerResponse['writeHead'];
+  res.write = ((...args: unknown[]) => (replacing() ? true : call(write, args))) as ServerResponse['write'];
+  res.end = ((...args: unknown[]) => {
+    if (!replacing()) return call(end, args);
+    return call(end, [`${res.statusCode} ${STATUS_CODES[res.statusCode] ?? 'Error'}\n`, ...args.filter((a) => typeof a === 'function')]);
+  }) as ServerResponse['end'];
+  return () => {
+    res.write = write;
+    res.end = end;
+    res.writeHead = writeHead;
   };
 }
 
@@ -232,6 +298,7 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode, storefron
     const server = await vite();
     const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse } | undefined;
     if (!env?.incoming) return next();
+    const restore = plainViteErrors(env.outgoing);
     const handled = await new Promise<boolean>((resolve) => {
       const done = () => resolve(true);
       env.outgoing.once('finish', done);
@@ -239,7 +306,7 @@ export async function mountWeb(app: Hono, root: string, mode: WebMode, storefron
         env.outgoing.off('finish', done);
         resolve(false);
       });
-    });
+    }).finally(restore);
     if (handled || env.outgoing.headersSent) return RESPONSE_ALREADY_SENT;
     if (c.req.path.startsWith('/admin/')) {
       const html = await server.transformIndexHtml(c.req.path, readFileSync(join(root, 'web', 'admin', 'index.html'), 'utf8'));
