@@ -66,6 +66,19 @@ describe('identity settings', () => {
     expect(within(walletRow!).getByRole('button', { name: 'Delete' })).toBeTruthy();
   });
 
+  it('F01: an account whose only address is unproven is told, beside Add email, to verify it first; a proven one is not', async () => {
+    const unproven = { ...ME, identities: [{ ...ME.identities[0]!, emailVerifiedAt: null }] };
+    mockFetch({ [`GET ${ME_PATH}`]: ok(unproven) });
+    const first = renderPage(<IdentitySettings row={widgetRow('identity-settings')} />);
+    expect(await screen.findByText(/^Verify your email address \(open the link we mailed to it\) to add another sign-in method\.$/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add email' })).toBeTruthy();
+    first.unmount();
+    mockFetch({ [`GET ${ME_PATH}`]: ok(ME) });
+    renderPage(<IdentitySettings row={widgetRow('identity-settings')} />);
+    await screen.findByRole('table');
+    expect(screen.queryByText(/Verify your email address/)).toBeNull();
+  });
+
   it('a visitor gets a link to sign in', async () => {
     mockFetch({ [`GET ${ME_PATH}`]: fail(401, 'Not authorized') });
     renderPage(<IdentitySettings row={widgetRow('identity-settings')} />);

@@ -20,6 +20,12 @@ const BADGE: Record<string, string> = {
   Telegram: 'border-sky-200 bg-sky-50 text-sky-800',
 };
 
+/** the account has an email login, and none of its addresses is proven yet */
+const onlyUnproven = (identities: Identity[]) => {
+  const emails = identities.filter((i) => i.provider === 'email_and_password');
+  return emails.length > 0 && emails.every((i) => !i.emailVerifiedAt);
+};
+
 /**
  * 'rbac/widget/identity-settings': the subject's sign-in methods (Provider, Information) with
  * 'Change email', 'Change Password' and 'Delete'; an unverified address shows 'Not verified' and
@@ -106,7 +112,9 @@ export function IdentitySettings({ row }: { row: Expanded }) {
               )}
             </tbody>
           </table>
-          <div className="flex justify-end border-t border-slate-100 px-4 py-3">
+          <div className="flex flex-wrap items-center justify-end gap-3 border-t border-slate-100 px-4 py-3">
+            {/* the server adds no login to an account none of whose addresses is proven yet: said before anyone tries */}
+            {onlyUnproven(me.identities) && <p className="mr-auto text-sm text-amber-800">{w('verifyBeforeAdding')}</p>}
             <AddEmailIdentityDialog needsCurrentPassword={me.identities.some((i) => i.provider === 'email_and_password')} onChanged={refetch} />
           </div>
         </div>
