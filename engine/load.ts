@@ -414,14 +414,17 @@ function resolveOwner(entity: Entity, declared: Manifest['owner'], byId: Map<str
     return { kind: 'field', field: f.name, target: f.target! };
   }
   if (declared) {
+    // a relation with two ends: one is this entity, the other its owner (rbac/subject, or an owned entity: the chain
+    // is checked once every entity's owner is resolved, checkOwnerChain)
     const rel = byId.get(declared.through);
-    const ends = rel?.relation?.map((n) => rel.fields.find((f) => f.name === n));
-    const subject = ends?.find((f) => f?.target === SUBJECT);
-    const target = ends?.find((f) => f !== subject && f?.target === entity.id);
-    if (!rel || !subject || !target) {
-      return problem('/owner/through', `'${declared.through}' must be a relation entity linking ${SUBJECT} to ${entity.id}`), undefined;
+    const ends = rel?.relation?.length === 2 ? rel.relation.map((n) => rel.fields.find((f) => f.name === n)) : undefined;
+    const target = ends?.find((f) => f?.target === entity.id);
+    const owner = ends?.find((f) => f && f !== target);
+    if (!rel || !target || !owner?.target) {
+      return problem('/owner/through', `'${declared.through}' must be a relation entity linking ${entity.id} to ${SUBJECT} or to an entity a subject owns`), undefined;
     }
-    return { kind: 'through', relation: rel.id, subjectField: subject.name, targetField: target.name };
+    if (owner.target === entity.id) return problem('/owner/through', `'${declared.through}' links ${entity.id} to itself: a row cannot be owned through a row of its own kind`), undefined;
+    return { kind: 'through', relation: rel.id, subjectField: owner.name, targetField: target.name, target: owner.target };
   }
   if (entity.id === SUBJECT) return { kind: 'self' };
   const direct = entity.fields.find((f) => f.kind === 'reference' && f.target === SUBJECT);
@@ -429,24 +432,36 @@ function resolveOwner(entity: Entity, declared: Manifest['owner'], byId: Map<str
   for (const rel of byId.values()) {
     if (rel.module !== 'rbac' || !rel.name.startsWith('subjects-to-') || rel.relation?.length !== 2) continue;
     const [a, b] = rel.relation.map((n) => rel.fields.find((f) => f.name === n)!);
-    if (a?.target === SUBJECT && b?.target === entity.id && entity.id !== SUBJECT) return { kind: 'through', relation: rel.id, subjectField: a.name, targetField: b.name };
+    if (a?.target === SUBJECT && b?.target === entity.id && entity.id !== SUBJECT) return { kind: 'through', relation: rel.id, subjectField: a.name, targetField: b.name, target: SUBJECT };
   }
   return undefined;
 }
 
-/** an owner field must lead to rbac/subject through owned entities, without a cycle */
+/**
+ * An owner field or owner relation must lead to rbac/subject through owned entities, without a cycle: each step is
+ * the entity its owner field points at, or its owner relation's other end.
+ */
 function checkOwnerChain(entity: Entity, byId: Map<string, Entity>, broken: Set<string>, problem: (message: string) => void) {
   const seen = new Set<string>();
   let at: Entity | undefined = entity;
-  while (at?.owner?.kind === 'field' && at.owner.target !== SUBJECT) {
+  for (let o = stepOf(at); at && o; o = stepOf(at)) {
     if (seen.has(at.id)) return problem(`the owner chain of ${entity.id} loops through ${at.id}`);
     seen.add(at.id);
-    if (broken.has(at.owner.target)) return; // reported in its own file
-    const next = byId.get(at.owner.target);
-    if (!next?.owner) return problem(`'${at.owner.field}' points at ${at.owner.target}, which no subject owns: point it at ${SUBJECT} or at an owned entity`);
+    if (broken.has(o.target)) return; // reported in its own file
+    const next = byId.get(o.target);
+    if (!next?.owner) {
+      return problem(
+        o.kind === 'field'
+          ? `'${o.field}' points at ${o.target}, which no subject owns: point it at ${SUBJECT} or at an owned entity`
+          : `'${o.relation}' links ${at.id} to ${o.target}, which no subject owns: link it to ${SUBJECT} or to an owned entity`,
+      );
+    }
     at = next;
   }
 }
+
+/** the next step of an owner chain: an owner field or relation that leads to another owned entity, not to rbac/subject */
+const stepOf = (e: Entity | undefined) => (e?.owner && e.owner.kind !== 'self' && e.owner.target !== SUBJECT ? e.owner : undefined);
 
 function isRegex(s: string) {
   try {

@@ -58,13 +58,15 @@ export interface FieldAccess {
 /**
  * How a subject owns a row, resolved by the loader from the manifest's `owner` (or the conventions):
  * - self: the row is the subject (rbac/subject);
- * - field: a reference field, to rbac/subject or to an entity that is itself owned;
- * - through: a relation entity linking rbac/subject (subjectField) to this entity (targetField).
+ * - field: a reference field, to rbac/subject or to an entity that is itself owned (`target`);
+ * - through: a relation entity linking this entity (targetField) to its owner (subjectField, pointing at `target`):
+ *   rbac/subject, or an entity that is itself owned (an invoice is owned through its payment intent, which is owned
+ *   through rbac/subjects-to-billing-module-payment-intents). Ownership follows the chain, as for a field.
  */
 export type Ownership =
   | { kind: 'self' }
   | { kind: 'field'; field: string; target: string }
-  | { kind: 'through'; relation: string; subjectField: string; targetField: string };
+  | { kind: 'through'; relation: string; subjectField: string; targetField: string; target: string };
 
 /** A manifest as written in schemas/<module>/<name>.json */
 export interface Manifest {

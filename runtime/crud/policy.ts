@@ -36,20 +36,26 @@ export class Policy {
     return this.database.tables[entity.id];
   }
 
-  /** SQL over the entity's table: the rows the subject owns (undefined when no subject owns rows of it) */
+  /**
+   * SQL over the entity's table: the rows the subject owns (undefined when no subject owns rows of it). A chain of
+   * owned entities (an owner field or owner relation naming an owned row) is one nested subquery per step.
+   */
   ownedWhere(entity: Entity, subjectId: string, db: Drizzle = this.database.db): SQL | undefined {
     const o = entity.owner;
     if (!o) return undefined;
     const t = this.table(entity);
     if (o.kind === 'self') return eq(t.id, subjectId);
-    if (o.kind === 'field') {
-      if (o.target === SUBJECT) return eq(t[o.field], subjectId);
-      const parent = this.model.byId[o.target];
-      const pt = this.table(parent);
-      return inArray(t[o.field], db.select({ id: pt.id }).from(pt).where(this.ownedWhere(parent, subjectId, db)));
-    }
+    if (o.kind === 'field') return this.ownerIs(t[o.field], o.target, subjectId, db);
     const rt = this.database.tables[o.relation];
-    return inArray(t.id, db.select({ id: rt[o.targetField] }).from(rt).where(eq(rt[o.subjectField], subjectId)));
+    return inArray(t.id, db.select({ id: rt[o.targetField] }).from(rt).where(this.ownerIs(rt[o.subjectField], o.target, subjectId, db)));
+  }
+
+  /** a column naming an owner of kind `target`: the subject itself, or a row of an owned entity the subject owns */
+  private ownerIs(column: unknown, target: string, subjectId: string, db: Drizzle): SQL {
+    if (target === SUBJECT) return eq(column as never, subjectId);
+    const parent = this.model.byId[target];
+    const pt = this.table(parent);
+    return inArray(column as never, db.select({ id: pt.id }).from(pt).where(this.ownedWhere(parent, subjectId, db)));
   }
 
   /** whether the subject owns the stored row with this id */
@@ -73,13 +79,15 @@ export class Policy {
   /**
    * Whether a row as it will be after a write belongs to the subject, judged on its values: its owner field
    * names the subject (or a row the subject owns). A row owned through a relation is its owner's once
-   * linked: a new one is linked to its creator by the repository, an existing one must be linked already.
+   * linked: a new one is linked to its creator by the repository, an existing one must be linked already. A new
+   * row owned through a relation to another owned entity (an invoice, through its payment intent) has no owner
+   * the repository could link it to: a subject does not make one through the generic API.
    */
   private async ownsValues(entity: Entity, subjectId: string, row: Row, isNew: boolean, db: Drizzle): Promise<boolean> {
     const o = entity.owner;
     if (!o) return false;
     if (o.kind === 'self') return row.id === subjectId;
-    if (o.kind === 'through') return isNew || this.ownsStored(entity, subjectId, row.id, db);
+    if (o.kind === 'through') return isNew ? o.target === SUBJECT : this.ownsStored(entity, subjectId, row.id, db);
     const value = row[o.field];
     if (o.target === SUBJECT) return value === subjectId;
     return this.ownsStored(this.model.byId[o.target], subjectId, value, db);
@@ -109,9 +117,10 @@ export class Policy {
     return body[o.field] === undefined || body[o.field] === null ? { ...body, [o.field]: caller.subjectId } : body;
   }
 
-  /** the subject that a new row should be linked to (entities owned through a relation), if any */
+  /** the subject that a new row should be linked to (entities owned through a relation to rbac/subject), if any */
   linkOwner(caller: Caller, entity: Entity): string | undefined {
-    return caller.kind === 'subject' && !isPrivileged(caller) && entity.owner?.kind === 'through' ? caller.subjectId : undefined;
+    const o = entity.owner;
+    return caller.kind === 'subject' && !isPrivileged(caller) && o?.kind === 'through' && o.target === SUBJECT ? caller.subjectId : undefined;
   }
 
   /**

@@ -16,7 +16,7 @@ type Row = Record<string, unknown>;
 export interface WriteOptions {
   /** who asked (generic API writes); hooks see it */
   caller?: Caller;
-  /** link a new row to this subject through the entity's owner relation (a subject creating its own row) */
+  /** link a new row to this subject through the entity's owner relation to rbac/subject (a subject creating its own row) */
   linkTo?: string;
 }
 
@@ -535,7 +535,7 @@ export class Repository {
     await this.checkReferences(tx, entity, data, prefix);
     const at = now();
     const [row] = await tx.insert(this.table(entity)).values({ ...data, id, createdAt: at, updatedAt: at }).returning(this.columns(entity));
-    if (opts.linkTo && entity.owner?.kind === 'through') {
+    if (opts.linkTo && entity.owner?.kind === 'through' && entity.owner.target === 'rbac/subject') {
       const o = entity.owner;
       await this.create(this.model.byId[o.relation], { [o.subjectField]: opts.linkTo, [o.targetField]: row.id }, tx, prefix, undefined, { caller: opts.caller });
     }

@@ -30,17 +30,22 @@ export async function ownersOf(ctx: PluginContext, entity: Entity, row: Row, dep
   const o = entity.owner;
   if (!o || depth > 4) return [];
   if (o.kind === 'self') return typeof row.id === 'string' ? [row.id] : [];
-  if (o.kind === 'field') {
-    const value = row[o.field];
-    if (typeof value !== 'string') return [];
-    if (o.target === 'rbac/subject') return [value];
-    const parentEntity = ctx.model.byId[o.target];
-    const parent = await ctx.repo.get(parentEntity, value);
-    return parent ? ownersOf(ctx, parentEntity, parent, depth + 1) : [];
+  let named: string[];
+  if (o.kind === 'field') named = typeof row[o.field] === 'string' ? [row[o.field] as string] : [];
+  else {
+    const rt = ctx.database.tables[o.relation];
+    const links: Row[] = await ctx.database.db.select({ s: rt[o.subjectField] }).from(rt).where(eq(rt[o.targetField], row.id));
+    named = links.map((l) => l.s as string);
   }
-  const rt = ctx.database.tables[o.relation];
-  const links: Row[] = await ctx.database.db.select({ s: rt[o.subjectField] }).from(rt).where(eq(rt[o.targetField], row.id));
-  return [...new Set(links.map((l) => l.s as string))];
+  if (o.target === 'rbac/subject') return [...new Set(named)];
+  // the owner named is a row of an owned entity (an order line's order, an invoice's payment intent): its owners
+  const parentEntity = ctx.model.byId[o.target];
+  const owners: string[] = [];
+  for (const id of new Set(named)) {
+    const parent = await ctx.repo.get(parentEntity, id);
+    if (parent) owners.push(...(await ownersOf(ctx, parentEntity, parent, depth + 1)));
+  }
+  return [...new Set(owners)];
 }
 
 /**
