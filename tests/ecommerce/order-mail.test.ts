@@ -3,6 +3,7 @@ import { DIALECTS } from '../helpers/databases.js';
 import { ADMIN_EMAIL } from '../helpers/accounts.js';
 import { startSmtp, type ReceivedMail } from '../helpers/smtp.js';
 import { bootShop, makeCatalog, shopPath, type Catalog, type Shop } from './support.js';
+import type { NotificationService } from '../../plugins/notification/server/index.js';
 
 const eventually = <T>(fn: () => Promise<T> | T) => vi.waitFor(fn, { timeout: 20_000, interval: 50 });
 
@@ -56,22 +57,32 @@ for (const d of DIALECTS) {
         return found;
       });
 
-    it('names the order and its status in the text and HTML parts, for the buyer and the admins', async () => {
-      const m = await t.register('mail-buyer@example.com');
+    it('names the order and its status in the text and HTML parts, for the buyer and in the admins\' digest', async () => {
+      const m = await t.register('mail-buyer@example.com', undefined, { verified: true });
       const cart = (await m.call('POST', shopPath(m.id, '/orders'), { data: { productId: c.book.id, quantity: 2 } })).body.data;
       const r = await m.call('POST', shopPath(m.id, '/orders/checkout'), { data: { provider: 'dummy', email: 'mail-buyer@example.com', ecommerceModule: { orders: [{ id: cart.id }] } } });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
-      // the buyer's says 'Your order', the admins' copy names the order
-      for (const [to, sentence] of [['mail-buyer@example.com', `Your order #${cart.id} is now Waiting for payment (was New).`], [ADMIN_EMAIL, `Order #${cart.id} is now Waiting for payment (was New).`]]) {
-        const { text, html } = partsOf(await delivered(to, 'Waiting for payment'));
-        if (to === ADMIN_EMAIL) expect(text).not.toContain('Your order');
-        expect(text).not.toContain('# is now');
-        expect(text.trimStart().startsWith(sentence), text).toBe(true);
-        expect(occurrences(text, sentence), text).toBe(1);
-        expect(text).toContain('book × 2: $25');
-        expect(html).toContain(`#${cart.id}</code> is now <strong>Waiting for payment</strong> (was New).`);
-        expect(occurrences(html, 'is now <strong>'), html).toBe(1);
-      }
+      // the buyer's says 'Your order'
+      const sentence = `Your order #${cart.id} is now Waiting for payment (was New).`;
+      const { text, html } = partsOf(await delivered('mail-buyer@example.com', 'Waiting for payment'));
+      expect(text).not.toContain('# is now');
+      expect(text.trimStart().startsWith(sentence), text).toBe(true);
+      expect(occurrences(text, sentence), text).toBe(1);
+      expect(text).toContain('book × 2: $25');
+      expect(html).toContain(`#${cart.id}</code> is now <strong>Waiting for payment</strong> (was New).`);
+      expect(occurrences(html, 'is now <strong>'), html).toBe(1);
+      // the admins' digest names the order, with its lines, once its window ends
+      const [digest] = await eventually(async () => {
+        const found = (await mailsTo(ADMIN_EMAIL)).filter((n) => n.status === 'new' && n.payload.digest);
+        expect(found).toHaveLength(1);
+        return found;
+      });
+      expect(smtp.mails.filter((mail) => mail.to.includes(ADMIN_EMAIL))).toEqual([]);
+      await (t.ctx.services.notification as NotificationService).deliverDue({ now: new Date(new Date(digest.sendAfter).getTime() + 1000) });
+      const admin = partsOf(await delivered(ADMIN_EMAIL, 'Waiting for payment'));
+      expect(admin.text).not.toContain('Your order');
+      expect(occurrences(admin.text, `Order #${cart.id} is now Waiting for payment (was New).`), admin.text).toBe(1);
+      expect(admin.text).toContain('book × 2: $25');
       // the outbox row (marked sent once the SMTP server has taken the mail): the same text, and the template's data
       const row = await eventually(async () => {
         const [found] = (await mailsTo('mail-buyer@example.com')).filter((n) => n.payload.template === 'order-status-changed');
@@ -83,9 +94,9 @@ for (const d of DIALECTS) {
 
       // an admin's change through the generic API: the mail names the new status and the one before
       expect((await t.call('PATCH', `/api/ecommerce/orders/${cart.id}`, { data: { status: 'delivering' } })).status).toBe(200);
-      const { text, html } = partsOf(await delivered('mail-buyer@example.com', 'On its way'));
-      expect(text.trimStart().startsWith(`Your order #${cart.id} is now On its way (was Waiting for payment).`), text).toBe(true);
-      expect(html).toContain('is now <strong>On its way</strong> (was Waiting for payment).');
+      const later = partsOf(await delivered('mail-buyer@example.com', 'On its way'));
+      expect(later.text.trimStart().startsWith(`Your order #${cart.id} is now On its way (was Waiting for payment).`), later.text).toBe(true);
+      expect(later.html).toContain('is now <strong>On its way</strong> (was Waiting for payment).');
     });
   });
 }

@@ -30,12 +30,21 @@ export async function bootShop(db: TestDatabase, opts: { env?: Record<string, st
   });
   const anon = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => t.call(method, path, body, { auth: false, headers });
   const as = (token: string) => (method: string, path: string, body?: unknown, headers?: Record<string, string>) => t.call(method, path, body, { token, headers });
-  async function register(login: string, password = 'password123') {
+  /**
+   * a member signed in with an email login; `verified` marks the address proven (as the code mailed to it would), so
+   * that order mails reach it: they go to verified addresses only
+   */
+  async function register(login: string, password = 'password123', opts: { verified?: boolean } = {}) {
     const r = await anon('POST', ROUTES.register, { data: { login, password } });
     if (r.status !== 201) throw new Error(`registration failed: ${JSON.stringify(r.body)}`);
     const me = await as(r.body.data.jwt)('GET', ROUTES.me);
     const jwt = r.body.data.jwt as string;
-    return { jwt, id: me.body.data.id as string, call: as(jwt) };
+    const identityId = me.body.data.identities[0].id as string;
+    if (opts.verified) {
+      const v = await t.call('PATCH', `/api/rbac/identities/${identityId}`, { data: { emailVerifiedAt: new Date().toISOString() } });
+      if (v.status !== 200) throw new Error(`verification failed: ${JSON.stringify(v.body)}`);
+    }
+    return { jwt, id: me.body.data.id as string, identityId, call: as(jwt) };
   }
   /** a rows made through the API with the system key */
   async function make(path: string, data: Record<string, unknown>) {

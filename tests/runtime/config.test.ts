@@ -39,6 +39,7 @@ describe('configuration from the environment', () => {
       [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be a whole number'],
       [{ SHUTDOWN_GRACE_MS: 'soon' }, "SHUTDOWN_GRACE_MS must be a whole number from 0 to 3600000, got 'soon'"],
       [{ SQLITE_BUSY_TIMEOUT_MS: '-5' }, 'SQLITE_BUSY_TIMEOUT_MS must be a whole number'],
+      [{ ADMIN_DIGEST_MINUTES: '0' }, "ADMIN_DIGEST_MINUTES must be a whole number from 1 to 1440, got '0'"],
       [{ WEB: 'foo' }, "WEB must be one of off, built, vite, got 'foo'"],
       [{ TRUST_PROXY: 'yes' }, "TRUST_PROXY must be one of true, false, got 'yes'"],
       [{ LOG_LEVEL: 'verbose' }, "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose'"],
@@ -48,6 +49,8 @@ describe('configuration from the environment', () => {
     ];
     for (const [env, message] of refused) expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '20', SHUTDOWN_GRACE_MS: '0', WEB: 'off', TRUST_PROXY: 'true', LOG_LEVEL: 'debug', PUBLIC_URL: 'https://shop.example', SMTP_URL: 'smtps://u:p@mail.example:465' })).not.toThrow();
+    // the admins' digest window: 10 minutes unless set
+    expect([loadConfig({}).adminDigestMinutes, loadConfig({ ADMIN_DIGEST_MINUTES: '60' }).adminDigestMinutes]).toEqual([10, 60]);
   });
 
   it('an empty PORT is the default; REDIS_URL must be a redis url', () => {

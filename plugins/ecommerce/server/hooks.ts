@@ -21,7 +21,8 @@ const AFTER_PAYMENT: Record<string, string> = { succeeded: 'approving', failed: 
  * generic API, a plugin route):
  * - a payment intent that succeeds, fails or is canceled moves its orders out of 'paying', in the same transaction;
  * - an order that reaches 'approving' gets its receipt (a 1500 × 1500 PNG stored through file-storage) once committed;
- * - every status change is mailed ('order-status-changed') to the buyer and the admins once committed.
+ * - every status change is mailed ('order-status-changed') to the buyer's verified addresses once committed, and
+ *   goes into each admin address's order digest.
  */
 export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
   const t = ctx.database.tables;
@@ -61,18 +62,22 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     await fileStorage.driver.remove(file);
   }
 
-  /** the buyer's addresses: the invoice emails given at checkout and the subject's verified email identities */
+  /**
+   * The buyer's addresses: the verified email identities of the subject owning the order. Never the invoice email
+   * typed at checkout as such: anyone may type any address there, and a script checking out in a loop mailed a
+   * stranger without bound (F06). A typed address that is one of the buyer's verified ones is among these anyway.
+   */
   async function buyerEmails(view: OrderView): Promise<string[]> {
     const [so, si, ident] = [t['rbac/subjects-to-ecommerce-module-orders'], t['rbac/subjects-to-identities'], t['rbac/identity']];
     const subjects: { id: string }[] = await ctx.database.db.select({ id: so.subjectId }).from(so).where(eq(so.ecommerceModuleOrderId, view.id));
-    const verified: { email: string }[] = subjects.length
+    const verified: { email: string | null }[] = subjects.length
       ? await ctx.database.db
           .select({ email: ident.email })
           .from(si)
           .innerJoin(ident, eq(ident.id, si.identityId))
           .where(and(inArray(si.subjectId, subjects.map((s) => s.id)), isNotNull(ident.email), isNotNull(ident.emailVerifiedAt)))
       : [];
-    return [...view.invoices.map((i) => i.email), ...verified.map((v) => v.email)].filter((e): e is string => !!e).map((e) => e.toLowerCase());
+    return verified.map((v) => v.email).filter((e): e is string => !!e).map((e) => e.toLowerCase());
   }
 
   /** a word of the shop's storefront (plugins/ecommerce/web/words.ts) in a language */
@@ -96,20 +101,20 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     return languageOfUrl(latest?.url, ctx.model) ?? ctx.model.defaultLanguage;
   }
 
-  function mailText(view: OrderView, forAdmin: boolean, language: string): string {
+  /** the order's lines and total, as a mail lists them */
+  function orderLines(view: OrderView, language: string): string[] {
     const currencyId = view.currency?.id;
     const money = (prices: OrderView['totals']) => (priceIn(prices, currencyId) ? formatPrice(priceIn(prices, currencyId)!) : prices.map(formatPrice).join(' / '));
-    // the first sentence ('Your order #… is now …') is the template's, made from mailStatus's data
-    return [
-      ...view.ordersToProducts.map((l) => `${titleOf(l.product, language)} × ${l.quantity}: ${money(l.totals)}`),
-      `${word('total', language)}: ${money(view.totals)}`,
-      '',
-      ...(view.receipt ? [`${word('receipt', language)}: ${ctx.config.publicUrl}${view.receipt}`] : []),
-      forAdmin ? `Admin: ${ctx.config.publicUrl}/admin/` : `${word('yourOrders', language)}: ${ctx.config.publicUrl}${ordersPageIn(language, ctx.model)}`,
-    ].join('\n');
+    return [...view.ordersToProducts.map((l) => `${titleOf(l.product, language)} × ${l.quantity}: ${money(l.totals)}`), `${word('total', language)}: ${money(view.totals)}`];
   }
+  const receiptLine = (view: OrderView, language: string) => (view.receipt ? [`${word('receipt', language)}: ${ctx.config.publicUrl}${view.receipt}`] : []);
 
-  /** the mail of one status change (`status`, from `previous`): the order as it is now, named with the change's labels */
+  /**
+   * The mails of one status change (`status`, from `previous`): the order as it is now, named with the change's labels.
+   * The buyer's verified addresses get it at once ('order-status-changed', in the language they checked out in); each
+   * ADMIN_EMAILS address gets it as an entry of its order digest (one mail per ADMIN_DIGEST_MINUTES, in the default
+   * language): a mail per order let every checkout mail the admins, unbounded by anything but the checkout limits.
+   */
   async function mailStatus(id: string, status: string, previous?: string) {
     const notification = ctx.services.notification as NotificationService | undefined;
     if (!notification) return;
@@ -117,20 +122,30 @@ export function orderHooks(ctx: PluginContext, orders: Orders): HookSet {
     if (!view) return;
     const admins = new Set(ctx.config.adminEmails);
     const buyers = [...new Set(await buyerEmails(view))].filter((e) => !admins.has(e));
-    // the buyer reads it in the language they checked out in, the admins in the site's default language
-    const buyerLanguage = buyers.length ? await buyerLanguageOf(view.id) : ctx.model.defaultLanguage;
-    const sends = [...buyers.map((to) => ({ to, admin: false, language: buyerLanguage })), ...[...admins].map((to) => ({ to, admin: true, language: ctx.model.defaultLanguage }))];
-    await Promise.all(
-      sends.map(({ to, admin, language }) => {
-        // the template's first sentence ('Your order #… is now …') and the subject, with the labels the shop shows
-        // an admin's copy says 'Order … is now …', the buyer's 'Your order …'
-        const data = { orderId: view.id, status: labelOf(status, language), ...(previous && { previousStatus: labelOf(previous, language) }), ...(admin && { forAdmin: true }) };
-        const subject = mailWord('orderSubject', language, { id: view.id, status: data.status });
-        return notification
-          .sendEmail({ to, subject, text: mailText(view, admin, language), template: 'order-status-changed', data, language })
-          .catch((err) => ctx.log.error({ err, order: id }, 'order email failed'));
-      }),
-    );
+    const failed = (err: unknown) => ctx.log.error({ err, order: id }, 'order email failed');
+    // the buyer's mails first, then the admins' digest entries: an entry names a change whose buyer mail was handed over
+    const sends: Promise<unknown>[] = [];
+    if (buyers.length) {
+      const language = await buyerLanguageOf(view.id);
+      // the template's first sentence ('Your order #… is now …') and the subject, with the labels the shop shows
+      const data = { orderId: view.id, status: labelOf(status, language), ...(previous && { previousStatus: labelOf(previous, language) }) };
+      const subject = mailWord('orderSubject', language, { id: view.id, status: data.status });
+      const text = [...orderLines(view, language), '', ...receiptLine(view, language), `${word('yourOrders', language)}: ${ctx.config.publicUrl}${ordersPageIn(language, ctx.model)}`].join('\n');
+      for (const to of buyers) sends.push(notification.sendEmail({ to, subject, text, template: 'order-status-changed', data, language }).catch(failed));
+    }
+    await Promise.all(sends);
+    const language = ctx.model.defaultLanguage;
+    const was = previous ? mailWord('orderWas', language, { status: labelOf(previous, language) }) : '';
+    const entry = [mailWord('orderNowAdmin', language, { id: `#${view.id}`, status: labelOf(status, language), was }), ...orderLines(view, language), ...receiptLine(view, language)].join('\n');
+    const digests: Promise<unknown>[] = [];
+    for (const to of admins) {
+      digests.push(
+        notification
+          .digest({ to, key: 'ecommerce-orders', entry, language, subject: (count) => mailWord('orderDigestSubject', language, { count: String(count) }), footer: `Admin: ${ctx.config.publicUrl}/admin/`, windowMs: ctx.config.adminDigestMinutes * 60_000 })
+          .catch(failed),
+      );
+    }
+    await Promise.all(digests);
   }
 
   return {

@@ -17,11 +17,18 @@ import type { Limit } from '../../../runtime/http/rate-limit.js';
 const SUBJECT = '/api/rbac/subjects/:id/ecommerce-module';
 
 /**
- * Checkouts per subject (every checkout route together): each one makes an invoice, opens a payment at the provider
- * and mails the invoice email the buyer typed (never verified) and every admin. A buyer checks out a few times; a
- * script looping it sent the shop's mail to any address without bound. The system and admins are not counted.
+ * Checkouts per subject (every checkout route together): each one makes an order, a payment intent and an invoice,
+ * opens a payment at the provider, mails the buyer's verified addresses and adds to the admins' order digest. A buyer
+ * checks out a few times; a script looping it made rows and provider payments without bound. The system and admins
+ * are not counted.
  */
-export const CHECKOUT_LIMIT: Limit = { points: 30, duration: 600 };
+export const CHECKOUT_LIMIT: Limit = { points: 20, duration: 600 };
+/**
+ * Checkouts per client address, whichever subject makes them (F06): registration makes a fresh subject, with a fresh
+ * budget, 30 times a minute, so one address looping fresh accounts was bounded by nothing. Counted before the
+ * per-subject limit, so that a spent address costs no subject its budget.
+ */
+export const CHECKOUT_ADDRESS_LIMIT: Limit = { points: 30, duration: 600 };
 
 /**
  * The shop's routes (spec §7). Under /api/rbac/subjects/{id}/ecommerce-module a subject acts for itself
@@ -36,9 +43,15 @@ export function shopRoutes(app: Hono, ctx: PluginContext, orders: Orders) {
   const o = ctx.database.tables['ecommerce/order'];
   const defaultProvider = () => (ctx.services.billing as BillingService | undefined)?.providers.defaultProvider;
   const checkoutLimit = ctx.rateLimit('checkout', CHECKOUT_LIMIT);
-  /** counts a checkout of the subject (not the system's nor an admin's), before its body is read or anything written */
+  const checkoutAddressLimit = ctx.rateLimit('checkout-address', CHECKOUT_ADDRESS_LIMIT);
+  /**
+   * counts a checkout of the client address and of the subject (not the system's nor an admin's), before its body is
+   * read or anything written
+   */
   const countCheckout = async (c: Context, subjectId: string) => {
-    if (!(await ctx.privileged(c))) await checkoutLimit(c, subjectId);
+    if (await ctx.privileged(c)) return;
+    await checkoutAddressLimit(c);
+    await checkoutLimit(c, subjectId);
   };
 
   /** the subject a route acts for: the caller itself, or any existing subject for the system and admins */

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { lockKey } from '../../../runtime/db/lock.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import { renderTemplate, templates } from './templates/index.js';
@@ -31,6 +32,27 @@ export interface EmailMessage extends Message {
   text: string;
 }
 
+/**
+ * One entry of a digest: many events mailed to one address as one message, sent a while after the first (an admin
+ * gets one mail about the orders of ten minutes, not one per order)
+ */
+export interface DigestEntry {
+  /** the email address the digest goes to */
+  to: string;
+  /** what the digest collects ('ecommerce-orders'): an address has one pending digest per key */
+  key: string;
+  /** this event's text (a paragraph or a few lines); a digest lists its entries oldest first */
+  entry: string;
+  /** the digest's subject, for the number of entries it holds */
+  subject: (count: number) => string;
+  /** text under the entries (a link to the admin) */
+  footer?: string;
+  /** how long the digest waits for more entries after its first: it is sent this long after it is made */
+  windowMs: number;
+  /** the recipient's language, which the template's own words are in */
+  language?: string;
+}
+
 export interface Sent {
   id: string;
   /** 'sent'; 'new' while it waits (scheduled, its channel not set up, or a retry pending); 'failed' once given up */
@@ -51,6 +73,12 @@ export interface NotificationService {
   toTopic(topicId: string, message: Message): Promise<Sent[]>;
   /** to the admins: ADMIN_EMAILS and the subjects holding the admin role */
   toAdmins(message: Message): Promise<Sent[]>;
+  /**
+   * Adds an entry to the address's pending digest of that key, or makes one sent `windowMs` from now: one row, found
+   * and written under a lock on (key, address), so two processes never make two digests of one window; one that
+   * delivery already claimed is left alone and a new one begins.
+   */
+  digest(entry: DigestEntry): Promise<Sent>;
   /** delivers what is due (scheduled and retried notifications); the agent 'send-due-notifications' runs it */
   deliverDue(options?: { now?: Date; limit?: number }): Promise<{ sent: number; retried: number; failed: number }>;
 }
@@ -61,6 +89,8 @@ export const MAX_ATTEMPTS = 5;
 export const backoffMs = (attempts: number) => 30_000 * 4 ** (attempts - 1);
 /** a row left 'sending' this long (its process stopped mid-send) is tried again */
 const STALE_SENDING_MS = 10 * 60_000;
+/** entries a digest lists; later ones are counted in its subject and said to be left out (a row stays bounded) */
+export const DIGEST_MAX_ENTRIES = 200;
 
 const redactString = (s: string, secrets: string[]) => secrets.reduce((acc, x) => (x ? acc.split(x).join('[redacted]') : acc), s);
 function redactDeep(v: unknown, secrets: string[]): unknown {
@@ -81,6 +111,8 @@ interface Payload {
   secrets?: string[];
   /** the language the template lays the message out in (rows stored before it have none: English) */
   language?: string;
+  /** a digest's state: what it collects, its entries (at most DIGEST_MAX_ENTRIES) and how many it was given */
+  digest?: { key: string; entries: string[]; count: number; footer?: string };
 }
 
 export function notificationService(ctx: PluginContext, channels: Record<Recipient['method'], Channel>): NotificationService {
@@ -122,7 +154,7 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
     }
   }
 
-  async function send(recipient: Recipient, message: Message, tx?: Drizzle): Promise<Sent> {
+  async function send(recipient: Recipient, message: Message, tx?: Drizzle, digest?: Payload['digest']): Promise<Sent> {
     const template = message.template && templates[message.template] ? message.template : 'default';
     const language = message.language && ctx.model.languages.includes(message.language) ? message.language : undefined;
     const payload: Payload = { template: message.template ?? template, subject: message.subject ?? '', text: message.text ?? '', ...(message.data && { data: message.data }), ...(language && { language }) };
@@ -134,6 +166,7 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
     payload.text = rendered.text;
     payload.template = template === 'default' && message.template ? message.template : template;
     if (message.secrets?.length) payload.secrets = message.secrets;
+    if (digest) payload.digest = digest;
     const sendAfter = message.sendAfter ? new Date(message.sendAfter) : undefined;
     const row = await ctx.repo.create(entity, { method: recipient.method, status: 'new', title: rendered.subject, recipient: recipient.to, payload, attempts: 0, ...(sendAfter && { sendAfter: sendAfter.toISOString() }) }, tx);
     const id = row.id as string;
@@ -147,6 +180,42 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
     return { id, status: (await attempt(id)) ?? 'new' };
   }
 
+  /** a digest's subject and text for its state */
+  const digestMessage = (d: NonNullable<Payload['digest']>, subject: DigestEntry['subject']) => {
+    const left = d.count - d.entries.length;
+    const text = [...d.entries, ...(left > 0 ? [`(${left} more not listed)`] : []), ...(d.footer ? [d.footer] : [])].join('\n\n');
+    return { subject: subject(d.count), text };
+  };
+
+  async function digest({ to, key, entry, subject, footer, windowMs, language }: DigestEntry): Promise<Sent> {
+    const address = to.trim();
+    return ctx.database.transaction(async (tx: Drizzle) => {
+      await lockKey(ctx.database, tx, `notification-digest:${key}:${address.toLowerCase()}`);
+      const pending: Row[] = await tx
+        .select()
+        .from(t())
+        .where(and(eq(t().method, 'email'), eq(t().recipient, address), eq(t().status, 'new'), isNotNull(t().sendAfter)))
+        .orderBy(asc(t().createdAt));
+      const row = pending.find((r) => (r.payload as Payload | null)?.digest?.key === key);
+      if (row) {
+        const payload = row.payload as Payload;
+        const d = payload.digest!;
+        const next = { ...d, entries: d.entries.length < DIGEST_MAX_ENTRIES ? [...d.entries, entry] : d.entries, count: d.count + 1, ...(footer && { footer }) };
+        const message = digestMessage(next, subject);
+        const rendered = await renderTemplate(payload.template, props({ ...payload, subject: message.subject, text: message.text, body: message.text }));
+        // only while it is still 'new': once delivery has claimed it, this entry begins the next digest
+        const updated: Row[] = await tx
+          .update(t())
+          .set({ title: rendered.subject, payload: { ...payload, subject: rendered.subject, body: message.text, text: rendered.text, digest: next }, updatedAt: new Date() })
+          .where(and(eq(t().id, row.id as string), eq(t().status, 'new')))
+          .returning({ id: t().id });
+        if (updated.length) return { id: row.id as string, status: 'new' as const };
+      }
+      const first = { key, entries: [entry], count: 1, ...(footer && { footer }) };
+      return send({ method: 'email', to: address }, { ...digestMessage(first, subject), template: 'default', language, sendAfter: new Date(Date.now() + windowMs) }, tx, first);
+    });
+  }
+
   const sendAll = async (recipients: Recipient[], message: Message) => {
     const sent: Sent[] = [];
     for (const r of uniqueRecipients(recipients)) sent.push(await send(r, message));
@@ -154,7 +223,8 @@ export function notificationService(ctx: PluginContext, channels: Record<Recipie
   };
 
   return {
-    send,
+    send: (recipient, message, tx) => send(recipient, message, tx),
+    digest,
     sendEmail: ({ to, ...message }) => send({ method: 'email', to }, message),
     async toSubject(subjectId, message) {
       return sendAll((await recipientsOf(ctx, [subjectId])).get(subjectId) ?? [], message);

@@ -18,6 +18,7 @@ defineWords('mail', {
     orderNowAdmin: 'Order {id} is now {status}{was}.',
     orderWas: ' (was {status})',
     seeOrder: 'See the order',
+    orderDigestSubject: 'Orders: {count} status changes',
   },
   ru: {
     footer: 'Вы получили это письмо, потому что у вас есть учётная запись или роль на этом сайте.',
@@ -31,10 +32,11 @@ defineWords('mail', {
     orderNowAdmin: 'Статус заказа {id}: {status}{was}.',
     orderWas: ' (был: {status})',
     seeOrder: 'Открыть заказ',
+    orderDigestSubject: 'Заказы: изменений статуса — {count}',
   },
 });
 
-export type MailWord = 'footer' | 'resetFooter' | 'notification' | 'resetSubject' | 'verifySubject' | 'accountChangedSubject' | 'orderSubject' | 'orderNow' | 'orderNowAdmin' | 'orderWas' | 'seeOrder';
+export type MailWord = 'footer' | 'resetFooter' | 'notification' | 'resetSubject' | 'verifySubject' | 'accountChangedSubject' | 'orderSubject' | 'orderNow' | 'orderNowAdmin' | 'orderWas' | 'seeOrder' | 'orderDigestSubject';
 
 /** a word of the templates' frame in a language (English when the language has none) */
 export const mailWord = (key: MailWord, language: string | undefined, vars?: WordVars): string => translate(`mail.${key}`, language ?? 'en', vars);
