@@ -92,19 +92,18 @@ for (const d of DIALECTS) {
       }
     });
 
-    it('GET …/opengraph-image (what og:image names) redirects to the stored image, making it on first use', async () => {
+    it('GET …/opengraph-image (what og:image names) answers the image, drawn on first use and cached without a file row', async () => {
       const page = (await t.call('POST', '/api/host/pages', { data: { url: '/contacts', title: 'Contacts' } })).body.data;
       const before = (await t.call('GET', '/api/file-storage/files/count')).body.data;
       const res = await t.app.request(`/api/file-storage/files/opengraph-image?entity=host/page&id=${page.id}&language=en`);
-      expect(res.status).toBe(302);
-      const location = res.headers.get('location')!;
-      expect(location).toMatch(/^https:\/\/shop\.example\.com\/files\/[0-9a-f-]{36}\.png$/);
-      const image = await t.app.request(new URL(location).pathname);
-      expect(image.headers.get('content-type')).toBe('image/png');
-      expect(dimensionsOf(new Uint8Array(await image.arrayBuffer()), 'image/png')).toEqual({ width: 1200, height: 630 });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(dimensionsOf(bytes, 'image/png')).toEqual({ width: 1200, height: 630 });
       const second = await t.app.request(`/api/file-storage/files/opengraph-image?entity=host/page&id=${page.id}&language=en`);
-      expect(second.headers.get('location')).toBe(location);
-      expect((await t.call('GET', '/api/file-storage/files/count')).body.data).toBe(before + 1);
+      expect(second.headers.get('etag')).toBe(res.headers.get('etag'));
+      expect(Buffer.from(await second.arrayBuffer()).equals(bytes)).toBe(true);
+      expect((await t.call('GET', '/api/file-storage/files/count')).body.data).toBe(before);
       const order = (await t.call('POST', '/api/ecommerce/orders', { data: {} })).body.data;
       expect((await t.app.request(`/api/file-storage/files/opengraph-image?entity=ecommerce/order&id=${order.id}`)).status).toBe(400);
       // each wrong parameter named, with its rule

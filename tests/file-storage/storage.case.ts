@@ -65,6 +65,19 @@ export function runStorageCases(name: string, make: () => Promise<DriverHarness>
       await h.driver.remove(file); // already gone: no error
     });
 
+    it('put with replace writes over the key (a generated image\'s cache slot): one object, the new bytes', async () => {
+      const key = '00000000-0000-4000-8000-000000000002.png';
+      const [older, newer] = [png(2, 2), png(3, 3)];
+      await h.driver.put(key, older, 'image/png', { replace: true });
+      const file = await h.driver.put(key, newer, 'image/png', { replace: true });
+      expect((await h.bytes(key))?.equals(newer)).toBe(true);
+      expect((await h.keys()).filter((k) => k.includes('00000000-0000-4000-8000-000000000002'))).toEqual([key]);
+      expect(h.driver.readsBack).toBe(!h.servesOwnUrls);
+      if (h.driver.readsBack) expect(Buffer.from((await h.driver.get(key))!).equals(newer)).toBe(true);
+      await h.driver.remove(file);
+      expect(await h.keys()).not.toContain(key);
+    });
+
     it('a multipart create fills size, extension, mimeType, width and height from the bytes, and stores the object', async () => {
       const bytes = png(12, 7);
       const r = await upload(t, 'POST', '/api/file-storage/files', { alt: { en: 'A blue box' } }, { bytes, name: 'box.png', type: 'application/octet-stream' });

@@ -3,7 +3,8 @@ import { driverFromEnv, type StorageDriver } from './drivers/index.js';
 import { fileHooks, fileStorageService, type FileStorageService } from './store.js';
 import { fileRoutes } from './routes.js';
 import type { OutboundOptions } from './outbound.js';
-import { generateRoutes, generator } from './generate/index.js';
+import { generatedHooks, generateRoutes, generator } from './generate/index.js';
+import { imageCache } from './generate/cache.js';
 import { seedFile } from '../../../runtime/seed-file.js';
 
 export { ALLOWED } from './content.js';
@@ -35,20 +36,20 @@ export function createFileStoragePlugin(options: FileStorageOptions = {}): Plugi
   const serviceOf = (ctx: PluginContext) => {
     let s = services.get(ctx);
     if (!s) {
-      const gen = generator(ctx, () => serviceOf(ctx));
+      const gen = generator(ctx, () => serviceOf(ctx), imageCache(() => driverOf(ctx)));
       generators.set(ctx, gen);
       services.set(ctx, (s = { ...fileStorageService(ctx, driverOf(ctx)), openGraphImageUrl: gen.openGraphImageUrl }));
     }
     return s;
   };
+  const generatorOf = (ctx: PluginContext) => (serviceOf(ctx), generators.get(ctx)!);
   return {
     name: 'file-storage',
     services: (ctx) => ({ fileStorage: serviceOf(ctx) }),
-    hooks: (ctx) => fileHooks(ctx, () => driverOf(ctx)),
+    hooks: (ctx) => ({ ...fileHooks(ctx, () => driverOf(ctx)), ...generatedHooks(ctx, () => generatorOf(ctx)) }),
     routes: (app, ctx) => {
       fileRoutes(app, ctx, () => serviceOf(ctx), options.outbound);
-      serviceOf(ctx);
-      generateRoutes(app, ctx, () => serviceOf(ctx), generators.get(ctx)!);
+      generateRoutes(app, ctx, generatorOf(ctx));
     },
     defaults: seedFile(new URL('../defaults.json', import.meta.url)),
   };

@@ -8,8 +8,13 @@
  */
 export interface StorageDriver {
   readonly name: StorageProvider;
-  /** stores the bytes under the key; answers the value the row's file field keeps */
-  put(key: string, bytes: Uint8Array, mimeType: string): Promise<string>;
+  /** whether `get` answers what `put` stored (local, S3); a provider that serves its own urls (Vercel Blob) is not read back */
+  readonly readsBack: boolean;
+  /**
+   * stores the bytes under the key; answers the value the row's file field keeps. A key is new unless `replace` says
+   * the object may be written over (a cache slot, generate/cache.ts): readers then see the old bytes or the new, whole.
+   */
+  put(key: string, bytes: Uint8Array, mimeType: string, options?: { replace?: boolean }): Promise<string>;
   /** the bytes under a key, for `/files/<key>`; undefined when missing or when the provider serves its own urls */
   get(key: string): Promise<Uint8Array | undefined>;
   /** the key a row's file value names when the object is this driver's; undefined for anything else (an external url) */

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { keyIn, STORED_KEY, type StorageDriver } from './driver.js';
 
@@ -14,9 +15,20 @@ export function localDriver(dir: string): StorageDriver {
   };
   return {
     name: 'local',
+    readsBack: true,
     root,
-    async put(key, bytes) {
-      await writeFile(pathOf(key), bytes, { flag: 'wx' });
+    async put(key, bytes, _mime, options) {
+      const path = pathOf(key);
+      if (!options?.replace) await writeFile(path, bytes, { flag: 'wx' });
+      else {
+        // written beside it and renamed over it: a reader never sees half a file
+        const beside = `${path}.${randomUUID()}.tmp`;
+        await writeFile(beside, bytes, { flag: 'wx' });
+        await rename(beside, path).catch(async (e) => {
+          await unlink(beside).catch(() => undefined);
+          throw e;
+        });
+      }
       return key;
     },
     async get(key) {

@@ -32,6 +32,8 @@ export function s3Driver(options: S3Options): StorageDriver {
   const Bucket = options.bucket;
   return {
     name: 'aws-s3',
+    readsBack: true,
+    // a PUT writes a whole object, over one of the same key when there is one (`replace`)
     async put(key, bytes, mimeType) {
       const { PutObjectCommand } = await loadSdk();
       await (await client()).send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: mimeType, CacheControl: 'public, max-age=31536000, immutable' }));

@@ -20,8 +20,9 @@ export function vercelBlobDriver(options: { token: string }): StorageDriver {
   };
   return {
     name: 'vercel-blob',
-    async put(key, bytes, mimeType) {
-      const stored = await (await blob()).put(key, Buffer.from(bytes), { access: 'public', token, contentType: mimeType, addRandomSuffix: false, cacheControlMaxAge: 31536000 });
+    readsBack: false,
+    async put(key, bytes, mimeType, options) {
+      const stored = await (await blob()).put(key, Buffer.from(bytes), { access: 'public', token, contentType: mimeType, addRandomSuffix: false, allowOverwrite: !!options?.replace, cacheControlMaxAge: 31536000 });
       return stored.url;
     },
     // the store serves its objects itself
