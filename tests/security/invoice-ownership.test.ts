@@ -78,5 +78,35 @@ for (const d of DIALECTS) {
       const all = (await admin.call('GET', `${INVOICES}?limit=1000`)).body.data.map((i: { id: string }) => i.id);
       for (const id of [...mine.map((i) => i.id), theirs.id]) expect(all).toContain(id);
     }, 60_000);
+
+    it("F13: the class: every private entity linking a buyer's order, payment or request is owned; granted GET, a member lists none of another buyer's rows", async () => {
+      // the links around a checkout (order ↔ payment intent, intent ↔ invoice and currency, webhook events) and a
+      // form's requests: each is private, and each is owned through the row it hangs on
+      const linked = ['billing/payment-intents-to-invoices', 'billing/payment-intents-to-currencies', 'billing/webhook-event', 'ecommerce/orders-to-billing-module-payment-intents', 'ecommerce/orders-to-billing-module-currencies', 'ecommerce/orders-to-file-storage-module-files', 'crm/forms-to-requests'];
+      for (const id of linked) expect(t.model.byId[id]!.owner, id).toBeTruthy();
+      // no private entity that references an owned entity is left without an owner of its own, but two links that hold
+      // the site's configuration rather than anyone's data: a role's permissions, and which topics a notification went to
+      const configuration = new Set(['rbac/roles-to-permissions', 'notification/topics-to-notifications']);
+      for (const e of t.model.entities) {
+        if (e.access !== 'private' || e.owner || configuration.has(e.id)) continue;
+        const toOwned = e.fields.filter((f) => f.kind === 'reference' && t.model.byId[f.target!]?.owner && t.model.byId[f.target!]!.id !== 'rbac/subject');
+        expect(toOwned.map((f) => f.name), `${e.id} references owned rows but has no owner`).toEqual([]);
+      }
+      const a = await t.register(`f13-class-a-${d.name}@example.com`);
+      const b = await t.register(`f13-class-b-${d.name}@example.com`);
+      await buy(a, `f13-class-a-${d.name}@example.com`);
+      await buy(b, `f13-class-b-${d.name}@example.com`);
+      for (const id of ['billing/payment-intents-to-invoices', 'billing/payment-intents-to-currencies', 'ecommerce/orders-to-billing-module-payment-intents']) {
+        const e = t.model.byId[id]!;
+        const path = `/api/${e.module}/${e.route}`;
+        await grantMembers([['GET', path]]);
+        const all = (await t.call('GET', `${path}?limit=1000`)).body.data as Record<string, unknown>[];
+        const own = (await a.call('GET', `${path}?limit=1000`)).body.data as Record<string, unknown>[];
+        expect(own.length, id).toBeGreaterThan(0);
+        expect(own.length, id).toBeLessThan(all.length);
+        const bs = (await b.call('GET', `${path}?limit=1000`)).body.data as Record<string, unknown>[];
+        for (const row of bs) expect(own.map((r) => r.id), id).not.toContain(row.id);
+      }
+    }, 60_000);
   });
 }
