@@ -8,14 +8,15 @@ import type { Config } from './config.js';
 import { Repository } from './crud/repository.js';
 import { crudRoutes } from './crud/routes.js';
 import { HttpError } from './http/errors.js';
-import { isPrivileged, secretKeyAuthorizer, secretKeyCaller, type Authorizer } from './http/access.js';
+import { isPrivileged, isSignedIn, secretKeyAuthorizer, secretKeyCaller, type Authorizer } from './http/access.js';
 import { Policy } from './crud/policy.js';
 import type { Plugin, PluginContext } from './plugin.js';
 import { modelRoute } from './http/model-route.js';
-import { openapiRoutes } from './http/openapi.js';
+import { OPENAPI_LIMIT, OpenapiDocuments, openapiRoutes } from './http/openapi.js';
+import { AccessChanges, watchAccess } from './http/access-changes.js';
 import { routeMatcher } from './http/routes-known.js';
 import { addressLimiter } from './http/rate-limit.js';
-import { limitBodies, UPLOAD_BODY_BYTES } from './http/limits.js';
+import { limitBodies, UPLOAD_BODY_BYTES, type BodyTrust } from './http/limits.js';
 import { requestHeader } from './http/headers.js';
 import { carriesCredentials, isSignedCaller } from './http/session.js';
 import { createLogger } from './log.js';
@@ -62,6 +63,7 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
     caller: secretKeyCaller(config.rbacSecretKey),
     permits: async (c) => isPrivileged(await ctx.caller(c)),
     rateLimit: (name, limit) => addressLimiter(config, name, limit),
+    accessChanges: new AccessChanges(),
     privileged: async (c) => isPrivileged(await ctx.caller(c)),
     closing: closing.signal,
     noindexWidgets: new Set(plugins.flatMap((p) => p.noindexWidgets ?? [])),
@@ -98,8 +100,16 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   if (config.databaseReadUrl) {
     app.use(leavesReads((c: Context, next: Next) => ((c.req.method === 'GET' || c.req.method === 'HEAD') && !carriesCredentials(c) ? next() : readFromPrimary(next))));
   }
-  // the url's NUL check, then the body limits
-  app.use(leavesReads(limitBodies((c) => isSignedCaller(c, config))));
+  // the url's NUL check, then the body limits: the signed limit for the system key and signed-in callers only; a
+  // session token signed here is asked who it is (the accounts module's caller, resolved once per request), so that
+  // the subject of an anonymous session (authentication/init, which anyone may call) keeps the public limit
+  const bodyTrust = async (c: Context): Promise<BodyTrust> => {
+    if (!(await isSignedCaller(c, config))) return 'public';
+    const caller = await ctx.caller(c);
+    if (isPrivileged(caller) || isSignedIn(caller)) return 'signed';
+    return caller.kind === 'anonymous' ? 'lapsed' : 'public';
+  };
+  app.use(leavesReads(limitBodies(bodyTrust)));
   app.onError((err, c) => {
     if (err instanceof HttpError) {
       const body: Record<string, unknown> = { message: err.message, status: err.status };
@@ -129,8 +139,12 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   });
 
   healthRoute(app, database, config.redisUrl, logger);
-  // open to everyone, before the plugins' route permissions: the document itself shows each caller only what it may call
-  openapiRoutes(app, model, (c) => ctx.caller(c), (c, method, path) => ctx.permits(c, method, path));
+  // what callers may do changes with the rows the plugins' route permissions are made of (runtime/http/access-changes.ts)
+  const access = watchAccess(ctx.accessChanges, { repo, database, entities: plugins.flatMap((p) => p.accessEntities ?? []), redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, log: logger });
+  // open to everyone, before the plugins' route permissions: the document itself shows each caller only what it may
+  // call; built once per caller's access, limited per address
+  const documents = new OpenapiDocuments();
+  openapiRoutes(app, { model, callerOf: (c) => ctx.caller(c), permits: (c, method, path) => ctx.permits(c, method, path), access, limit: ctx.rateLimit('openapi', OPENAPI_LIMIT), documents });
   for (const p of plugins) if (p.middleware) app.use('/api/*', p.middleware(ctx));
   modelRoute(app, model, (c) => ctx.caller(c));
   for (const p of plugins) p.routes?.(app, ctx);
@@ -144,5 +158,5 @@ export function createApp({ model, database, config, plugins = [], log }: AppOpt
   const fastReads = new FastReads({ app, model, repo, policy, authorizer: () => ctx.authorize, finish: finisher(wireOptions), onRequest: database.fresh });
   const answer = app.fetch;
   app.fetch = (request, env, executionCtx) => fastReads.fetch(request, () => answer(request, env, executionCtx)) ?? answer(request, env, executionCtx);
-  return { app, repo, ctx, policy, log: logger, shutdown, fastReads, answer };
+  return { app, repo, ctx, policy, log: logger, shutdown, fastReads, answer, access, documents };
 }

@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import type { Database } from './db/index.js';
 import type { Logger } from 'pino';
+import { sharedWhilePending } from './kept.js';
 
 /** how long a check may take before it counts as failed */
 const CHECK_MS = 2000;
@@ -46,8 +47,12 @@ export function healthRoute(app: Hono, database: Database, redisUrl: string | un
       return 'down';
     }
   };
+  // one check at a time, shared by every request that comes while it runs: a flood of health requests (the route is
+  // open to everyone) costs one database query and one Redis connection at a time, not one of each per request.
+  // Nothing is kept once it is answered: each later request checks again
+  const check = sharedWhilePending(() => Promise.all([query(), ping()]));
   app.get('/api/health', async (c) => {
-    const [db, cache] = await Promise.all([query(), ping()]);
+    const [db, cache] = await check(undefined);
     const status = db === 'down' ? 'unavailable' : cache === 'down' ? 'degraded' : 'ok';
     c.header('cache-control', 'no-store');
     return c.json({ data: { status, dialect: database.dialect, database: db, redis: cache } }, db === 'down' ? 503 : 200);

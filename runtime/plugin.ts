@@ -6,6 +6,7 @@ import type { Authorizer, CallerOf, Permits } from './http/access.js';
 import type { HookSet } from './crud/hooks.js';
 import type { Config } from './config.js';
 import type { AddressLimiter, Limit } from './http/rate-limit.js';
+import type { AccessChanges } from './http/access-changes.js';
 import type { Logger } from 'pino';
 
 export interface PluginContext {
@@ -26,6 +27,11 @@ export interface PluginContext {
    * `await limit(c, subjectId)` counts that key (an account, a subject) instead of the address
    */
   rateLimit: (name: string, limit: Limit) => AddressLimiter;
+  /**
+   * changes to what callers may do (a committed write to an entity of `Plugin.accessEntities`, in any process): what
+   * is kept per caller's access or from the route permissions is dropped on `onChange` (runtime/http/access-changes.ts)
+   */
+  accessChanges: AccessChanges;
   /** true for the system key and for admins (as the accounts module resolved the caller while authorizing) */
   privileged: (c: Context) => Promise<boolean>;
   /** whether the app has a route for METHOD PATH (set once every route is mounted) */
@@ -65,6 +71,12 @@ export interface Plugin {
   authorizer?: (ctx: PluginContext) => Authorizer;
   /** replaces how callers are identified and route permissions are asked (the accounts module does) */
   identity?: (ctx: PluginContext) => { caller: CallerOf; permits: Permits };
+  /**
+   * the entity ids whose rows decide what `permits` answers (the accounts module: permissions, roles and their
+   * links): a committed write to one changes what callers may do, so what the server built per caller's access (the
+   * OpenAPI document) is built again (runtime/http/access-changes.ts)
+   */
+  accessEntities?: string[];
   /**
    * typed hooks per entity id ('*' for every entity), run on every write through the repository:
    * generic CRUD, bulk, find-or-create, plugin routes and seeding. See runtime/crud/hooks.ts.

@@ -17,11 +17,27 @@ declare module 'hono' {
     /** the cap raiseBodyLimit may go up to for this caller */
     bodyCeiling: number;
     bodyOverflow: boolean;
+    /** how the caller is trusted with body sizes (limitBodies) */
+    bodyTrust: BodyTrust;
   }
 }
 
+/**
+ * How far a request's caller is trusted with body sizes:
+ * - `signed`: the system key or a signed-in subject (one with a login, or an admin): SIGNED_BODY_BYTES, and a route
+ *   may raise a multipart body to UPLOAD_BODY_BYTES after its own authorization;
+ * - `lapsed`: a session token signed here whose session no longer answers (expired, revoked): PUBLIC_BODY_BYTES, and a
+ *   body past it is a 401, so that the client refreshes its session and sends it again rather than give up on a 413;
+ * - `public`: anyone else, the subject of an anonymous session (authentication/init) included: PUBLIC_BODY_BYTES.
+ */
+export type BodyTrust = 'signed' | 'lapsed' | 'public';
+
 const size = (n: number) => (n >= 1024 * 1024 ? `${n / 1024 / 1024} MiB` : `${n / 1024} KiB`);
 export const tooLarge = (limit: number) => new HttpError(413, `The body is larger than ${size(limit)}`);
+/** a body past the public limit under a session that no longer answers: refresh it, then send again */
+const sessionLapsed = () => new HttpError(401, 'Not authorized: the session has expired; refresh it and send the body again');
+/** the refusal of a body past this request's limit: a 413, or a 401 for a lapsed session (BodyTrust) */
+const overLimit = (c: Context, limit: number) => (c.get('bodyTrust') === 'lapsed' ? sessionLapsed() : tooLarge(limit));
 const nulRefused = () => badRequest('NUL characters are not accepted', [{ message: 'NUL characters are not accepted', rule: 'nul' }]);
 const tooDeep = (depth: number) => badRequest(`The body nests deeper than ${depth} levels`, [{ message: `at most ${depth} nested levels`, rule: 'depth' }]);
 
@@ -162,14 +178,15 @@ export const bodyOverflowed = (c: Context) => c.get('bodyOverflow') === true;
 
 /**
  * Every request, before any route or plugin middleware sees it: a url holding NUL (`%00`) is a 400; then its body:
- * - at most PUBLIC_BODY_BYTES for anonymous callers, SIGNED_BODY_BYTES for the system key or a signed
- *   session (raiseBodyLimit lets an authorized route take up to UPLOAD_BODY_BYTES); a declared
- *   Content-Length over the cap is refused at once, a streamed body as soon as it passes the limit;
+ * - at most PUBLIC_BODY_BYTES for anonymous callers and anonymous sessions, SIGNED_BODY_BYTES for the system key
+ *   or a signed-in caller (`trustOf`, BodyTrust; raiseBodyLimit lets an authorized route take up to
+ *   UPLOAD_BODY_BYTES); a declared Content-Length over the cap is refused at once, a streamed body as soon as it
+ *   passes the limit;
  * - JSON bodies (any content type naming json) and form-encoded ones are read here, through the
  *   limit, and scanned in one linear pass: nesting deeper than MAX_JSON_DEPTH and NUL are 400s before
  *   anything parses them. The text stays cached, so routes parse it from memory.
  */
-export function limitBodies(signed: (c: Context) => Promise<boolean>): MiddlewareHandler {
+export function limitBodies(trustOf: (c: Context) => Promise<BodyTrust>): MiddlewareHandler {
   // first the url's NUL check, then the method, outside the async part: a GET passes without a promise of its own,
   // and reading c.req.raw makes @hono/node-server build a full Request, which a GET never needs. One middleware, not
   // two: each handler a request passes costs the router and the compose chain a step
@@ -180,16 +197,18 @@ export function limitBodies(signed: (c: Context) => Promise<boolean>): Middlewar
   async function limited(c: Context, next: Next) {
     const body = c.req.raw.body;
     if (!body) return next();
-    const trusted = await signed(c);
+    const trust = await trustOf(c);
+    const trusted = trust === 'signed';
     const type = (c.req.header('content-type') ?? '').toLowerCase();
     const multipart = type.startsWith('multipart/form-data');
     const limit = trusted ? SIGNED_BODY_BYTES : PUBLIC_BODY_BYTES;
     // only a multipart body of a trusted caller may be raised later (file uploads)
     const ceiling = trusted && multipart ? UPLOAD_BODY_BYTES : limit;
+    c.set('bodyTrust', trust);
     c.set('bodyLimit', limit);
     c.set('bodyCeiling', ceiling);
     const declared = Number(c.req.header('content-length'));
-    if (declared > ceiling) throw tooLarge(ceiling);
+    if (declared > ceiling) throw overLimit(c, ceiling);
 
     let read = 0;
     const reader = body.getReader();
@@ -201,7 +220,7 @@ export function limitBodies(signed: (c: Context) => Promise<boolean>): Middlewar
         if (read > c.get('bodyLimit')) {
           c.set('bodyOverflow', true);
           await reader.cancel().catch(() => undefined);
-          return controller.error(tooLarge(c.get('bodyLimit')));
+          return controller.error(overLimit(c, c.get('bodyLimit')));
         }
         controller.enqueue(value);
       },
@@ -214,7 +233,7 @@ export function limitBodies(signed: (c: Context) => Promise<boolean>): Middlewar
       try {
         bytes = new Uint8Array(await c.req.arrayBuffer());
       } catch {
-        if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
+        if (bodyOverflowed(c)) throw overLimit(c, c.get('bodyLimit'));
         throw badRequest('The body could not be read');
       }
       // the text every later reader gets (hono keeps read bodies by kind): decoded once, strictly
@@ -226,10 +245,12 @@ export function limitBodies(signed: (c: Context) => Promise<boolean>): Middlewar
       } else if (text.includes('\0') || /%00/i.test(text)) throw nulRefused();
     }
     await next();
-    if (bodyOverflowed(c) && c.res.status !== 413) {
-      const answer = { message: tooLarge(c.get('bodyLimit')).message, status: 413 };
+    // whatever a route made of the cut-off body, the answer is this request's refusal
+    const refusal = bodyOverflowed(c) ? overLimit(c, c.get('bodyLimit')) : undefined;
+    if (refusal && c.res.status !== refusal.status) {
+      const answer = { message: refusal.message, status: refusal.status };
       c.res = undefined;
-      c.res = new Response(JSON.stringify(answer), { status: 413, headers: { 'content-type': 'application/json' } });
+      c.res = new Response(JSON.stringify(answer), { status: refusal.status, headers: { 'content-type': 'application/json' } });
     }
   }
 }

@@ -6,6 +6,9 @@ import type { Entity, Model } from '../../engine/model.js';
 import { bodySchema, rowSchema } from '../../engine/json-schema.js';
 import { typeName } from '../../engine/model.js';
 import { isPrivileged, type Caller, type CallerOf, type Permits } from './access.js';
+import type { AccessChanges } from './access-changes.js';
+import type { AddressLimiter, Limit } from './rate-limit.js';
+import { utf8, weakEtag } from './wire.js';
 import { DEFAULT_LIMIT, FILTER_METHODS, MAX_LIMIT, MIN_LIMIT, filterMethodsOf } from '../crud/query.js';
 
 type Json = Record<string, unknown>;
@@ -157,28 +160,118 @@ export async function openapiDocument(opts: { model: Model; routes: { method: st
 
 const requireHere = createRequire(import.meta.url);
 
+/** GET /api/openapi.json per client address: Swagger UI asks once per visit, a code generator once per run */
+export const OPENAPI_LIMIT: Limit = { points: 60, duration: 60 };
+
+/**
+ * What decides the document a caller sees: the system and admins see everything (one document); anyone else sees
+ * what the route permissions open to its roles, so callers with the same kind, sign-in and roles share one document.
+ * An anonymous visitor is one key.
+ */
+export function accessKey(caller: Caller): string {
+  if (isPrivileged(caller)) return 'all';
+  if (caller.kind !== 'subject') return caller.kind;
+  return `subject ${caller.signedIn ? 'signed-in' : 'session'} ${[...caller.roles].sort().join(',')}`;
+}
+
+/** a document as it is answered: its JSON as UTF-8 bytes and their validator, made once */
+export interface BuiltDocument {
+  bytes: Uint8Array<ArrayBuffer>;
+  etag: string;
+}
+
+/**
+ * The OpenAPI documents built so far, by access key (`accessKey`): each built once, at its first use, and shared by
+ * every request asking while it is built (one build, not one per request). Dropped when what callers may do changes
+ * (`AccessChanges`) and when routes are added; at most `max` keys (role sets) are kept, the oldest going first.
+ */
+export class OpenapiDocuments {
+  private built = new Map<string, Promise<BuiltDocument>>();
+  /** how many documents were built: a test reads it */
+  builds = 0;
+  constructor(private max = 64) {}
+
+  get(key: string, build: () => Promise<Json>): Promise<BuiltDocument> {
+    const kept = this.built.get(key);
+    if (kept) return kept;
+    if (this.built.size >= this.max) this.built.delete(this.built.keys().next().value!);
+    this.builds++;
+    const made = build().then((doc) => {
+      const bytes = utf8(JSON.stringify(doc));
+      return { bytes, etag: weakEtag(bytes) };
+    });
+    this.built.set(key, made);
+    // a failed build is not kept: the next request tries again
+    made.catch(() => {
+      if (this.built.get(key) === made) this.built.delete(key);
+    });
+    return made;
+  }
+
+  clear() {
+    this.built.clear();
+  }
+
+  get size() {
+    return this.built.size;
+  }
+}
+
+export interface OpenapiRouteOptions {
+  model: Model;
+  callerOf: CallerOf;
+  permits: Permits;
+  /** changes to the route permissions: the documents built so far are dropped */
+  access: AccessChanges;
+  /** the per-address limit of GET /api/openapi.json */
+  limit: AddressLimiter;
+  documents?: OpenapiDocuments;
+}
+
 /**
  * GET /api/openapi.json, and /api/docs: Swagger UI (the swagger-ui-dist package) served from this server,
  * with no CDN and no inline script.
+ *
+ * The document is built once per access key (a build reads every entity's schemas and asks the route permissions
+ * about every route: about a second of CPU on this machine, 600 KB), then answered from memory as bytes with a
+ * validator: `no-cache`, so that a visitor's client revalidates and gets a 304 while nothing changed (an answer to a
+ * caller with credentials is `no-store` and carries none: runtime/http/wire.ts); compressed once per encoding. It
+ * varies with the credentials a request carries. Each client address may ask OPENAPI_LIMIT times a minute.
  */
-export function openapiRoutes(app: Hono, model: Model, callerOf: CallerOf, permits: Permits) {
+export function openapiRoutes(app: Hono, opts: OpenapiRouteOptions) {
+  const documents = opts.documents ?? new OpenapiDocuments();
+  opts.access.onChange(() => documents.clear());
+  // routes are mounted at start (the web apps' after the API's): a document describes the routes there are now
+  let routeCount = app.routes.length;
   app.get('/api/openapi.json', async (c: Context) => {
-    const caller = await callerOf(c);
-    const doc = await openapiDocument({ model, routes: app.routes, caller, permits: (method, path) => permits(c, method, path) });
-    return c.json(doc, 200, { 'cache-control': 'no-store' });
+    await opts.limit(c);
+    const caller = await opts.callerOf(c);
+    if (app.routes.length !== routeCount) {
+      routeCount = app.routes.length;
+      documents.clear();
+    }
+    // built with this request's caller: every caller of the key gets the same answers from the route permissions
+    const { bytes, etag } = await documents.get(accessKey(caller), () =>
+      openapiDocument({ model: opts.model, routes: app.routes, caller, permits: (method, path) => opts.permits(c, method, path) }),
+    );
+    return new Response(bytes, { headers: { 'content-type': 'application/json', etag, 'cache-control': 'no-cache', vary: 'Authorization, Cookie, X-RBAC-SECRET-KEY' } });
   });
   const dist = dirname(requireHere.resolve('swagger-ui-dist/package.json'));
   const assets: Record<string, [string, string]> = {
     'swagger-ui.css': ['swagger-ui.css', 'text/css; charset=utf-8'],
     'swagger-ui-bundle.js': ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
   };
-  const cache = new Map<string, Buffer>();
+  // read once, with their validator: the bundle is 1.4 MB, whose digest per request cost milliseconds
+  const read = new Map<string, BuiltDocument>();
   app.get('/api/docs/assets/:file', (c) => {
-    const entry = assets[c.req.param('file')];
+    const entry = Object.hasOwn(assets, c.req.param('file')) ? assets[c.req.param('file')] : undefined;
     if (!entry) return c.json({ message: 'Not found', status: 404 }, 404);
-    let bytes = cache.get(entry[0]);
-    if (!bytes) cache.set(entry[0], (bytes = readFileSync(join(dist, entry[0]))));
-    return c.body(new Uint8Array(bytes), 200, { 'content-type': entry[1], 'cache-control': 'public, max-age=86400' });
+    let file = read.get(entry[0]);
+    if (!file) {
+      const bytes = new Uint8Array(readFileSync(join(dist, entry[0])));
+      read.set(entry[0], (file = { bytes, etag: weakEtag(bytes) }));
+    }
+    return new Response(file.bytes, { headers: { 'content-type': entry[1], 'cache-control': 'public, max-age=86400', etag: file.etag } });
   });
   app.get('/api/docs/init.js', (c) =>
     c.body(`window.addEventListener('load', function () { window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#docs', deepLinking: true, withCredentials: true }); });\n`, 200, { 'content-type': 'text/javascript; charset=utf-8' }),

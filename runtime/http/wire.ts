@@ -349,7 +349,9 @@ export function finishWire(asked: Asked, answer: Answer, compressed: CompressedC
   const encoding = negotiate(asked.header('accept-encoding'));
   const validator = validatable(asked, answer);
   // a route may give its own validator (the page cache does, computed once per page); it stays only on an
-  // answer that is the same for every caller
+  // answer that is the same for every caller. It names the route's bytes all the same, so they are compressed once
+  // even where it is not sent (a kept 404 page, a kept document answered to a caller with credentials)
+  const given = headers.get('etag');
   if (!validator) headers.delete('etag');
   if (!encoding && !validator) return;
   const made = answer.body;
@@ -375,9 +377,10 @@ export function finishWire(asked: Asked, answer: Answer, compressed: CompressedC
   // the body differs by Accept-Encoding from here on, whether or not this caller accepted an encoding
   varyOn(headers, 'Accept-Encoding');
   if (!encoding) return;
-  // the same for every caller (it has a validator, which names these bytes: wire's own, or the page cache's made
-  // the same way): compressed once; otherwise per request
-  const key = etag && `${encoding} ${size} ${etag}`;
+  // bytes a validator names (wire's own, or a route's made the same way: weakEtag of its body) are compressed once;
+  // any other body per request
+  const named = etag ?? given;
+  const key = named && `${encoding} ${size} ${named}`;
   const kept = key ? compressed.get(key) : undefined;
   const encoded = (out: Uint8Array<ArrayBuffer>) => {
     headers.set('content-encoding', encoding);

@@ -100,12 +100,12 @@ describe('finding 2: body size and depth limits before parsing', () => {
     expect(part).toMatchObject({ status: 400, body: { message: `The body nests deeper than ${MAX_JSON_DEPTH} levels` } });
   });
 
-  it('finding 2: a session token signed here (even one that just expired) gets the signed limit; a forged one the anonymous limit', async () => {
+  it('finding 2: a session token signed here that just expired is told to refresh (401, F12); a forged one gets the anonymous limit', async () => {
     const sign = (secret: string, expired: boolean) =>
       new SignJWT({ sid: '00000000-0000-4000-8000-000000000000' }).setProtectedHeader({ alg: 'HS256' }).setSubject('00000000-0000-4000-8000-000000000001')
         .setIssuedAt(Math.floor(Date.now() / 1000) - 3600).setExpirationTime(Math.floor(Date.now() / 1000) - (expired ? 60 : -600)).sign(new TextEncoder().encode(secret));
     const body = JSON.stringify({ data: { slug: 'medium', adminTitle: 'x'.repeat(PUBLIC_BODY_BYTES) } });
-    // read, then refused by authorization: the client refreshes on that 401
+    // its session no longer answers: a 401 (the client refreshes on it), not a 413 (tests/security/session-body-limits.test.ts)
     expect((await raw('/api/ecommerce/products', body, { ...json, authorization: `Bearer ${await sign('test-jwt-secret-0123456789', true)}` })).status).toBe(401);
     expect((await raw('/api/ecommerce/products', body, { ...json, authorization: `Bearer ${await sign('another-secret-0123456789', false)}` })).status).toBe(413);
     expect((await raw('/api/ecommerce/products', body, { ...json, cookie: 'rbac.subject.jwt=made-up' })).status).toBe(413);

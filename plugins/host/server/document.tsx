@@ -84,11 +84,12 @@ export function renderDocument(data: PageData, assets: PageAssets, origin = '', 
 }
 
 /**
- * Where the page's last render showed the relation `relation` of the row `rowId` (at `at`) a page at a time (reads.ts
- * `placeOf`): `data` must be the data that render was drawn from (renderDocument of it just now).
+ * Every place the page's last render showed a relation a page at a time (reads.ts `pagedPlaces`), by
+ * `placeKey`: `data` must be the data that render was drawn from (renderDocument of it just
+ * now). The host keeps them beside the page, so that GET /api/host/pages/rows needs no render of its own.
  */
-export function pagedPlace(data: PageData, at: string, rowId: string, relation: string) {
-  return lastReads.get(`${data.context.language}\u0000${data.context.url}`)?.reads.placeOf(data, at, rowId, relation);
+export function pagedPlaces(data: PageData): Map<string, (rows: unknown[]) => unknown[]> {
+  return lastReads.get(`${data.context.language}\u0000${data.context.url}`)?.reads.pagedPlaces(data) ?? new Map();
 }
 
 /** the last screen: when even the error page cannot be drawn (spec §8 global error screen) */

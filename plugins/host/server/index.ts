@@ -1,24 +1,23 @@
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { Plugin, PluginContext } from '../../../runtime/plugin.js';
 import { seedFile } from '../../../runtime/seed-file.js';
-import { HttpError, badRequest } from '../../../runtime/http/errors.js';
-import { readQuery, type QueryParam } from '../../../runtime/http/query-params.js';
-import { ROWS_SHOWN } from '../../../web/storefront/paging.js';
+import { badRequest } from '../../../runtime/http/errors.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
-import { allUrls, decodedSegments, findBySegments, findByUrl, pageUrlProblem } from './pages.js';
+import { decodedSegments, findBySegments, pageUrlProblem } from './pages.js';
 import { assemble, relationRows, type PlanOf } from './assemble.js';
-import { LearnedReads } from './reads.js';
+import { LearnedReads, placeKey } from './reads.js';
 import { coversPlan } from '../../../runtime/crud/expand.js';
 import type { PageAssets } from './document.js';
 import type { PageData } from '../../../web/storefront/page.js';
 import { PageCache } from './cache.js';
 import { createEventBus } from '../../../runtime/events.js';
-import { discoveryRoutes } from './sitemap.js';
+import type { KeptAnswer } from './sitemap.js';
+import { hostRoutes } from './routes.js';
 import type { WriteOperation } from '../../../runtime/crud/hooks.js';
 import type { Drizzle } from '../../../runtime/db/index.js';
 import { and, eq } from 'drizzle-orm';
-import { keptBy } from '../../../runtime/kept.js';
-import { utf8 } from '../../../runtime/http/wire.js';
+import { keptBy, sharedWhilePending } from '../../../runtime/kept.js';
+import { utf8, weakEtag } from '../../../runtime/http/wire.js';
 import { withQueryInLanguageLinks } from './language-links.js';
 
 /** what a change tells every instance's page cache */
@@ -39,6 +38,10 @@ export interface Storefront {
    * page at a time: as the page would ship them; undefined when the page or such a relation is not there.
    */
   rows(url: string, query: { at: string; row: string; relation: string; offset: number; limit: number }): Promise<Uint8Array<ArrayBuffer> | undefined>;
+  /** an answer about the site (the sitemap, the urls) kept like a page: see sitemap.ts KeptAnswer */
+  kept: KeptAnswer;
+  /** how many times a page was drawn (assembled and rendered), for tests and diagnostics */
+  readonly renders: number;
 }
 
 export interface HostOptions {
@@ -48,92 +51,7 @@ export interface HostOptions {
   pageCache?: boolean;
 }
 
-export const DEFAULT_REVALIDATE_LIMIT: Limit = { points: 10, duration: 60 };
-
-function routes(app: Hono, ctx: PluginContext, options: HostOptions) {
-  // at once, not on the first page: this instance's writes must reach every instance's cache
-  storefrontOf(ctx, options);
-  discoveryRoutes(app, ctx);
-  const base = '/api/host/pages';
-  app.get(`${base}/find-by-url`, async (c) => {
-    const { url } = readQuery(c.req.query(), { url: { kind: 'text', required: true } });
-    const found = await findByUrl(ctx, url);
-    if (!found) throw new HttpError(404, `No page for ${url.slice(0, 200)}`);
-    return c.json({ data: found.page });
-  });
-  /**
-   * The rows of a long relation past those a page shipped (its first ROWS_SHOWN; 'Show more' asks for the next):
-   * public, as the page is, and kept as the page keeps its rows. `url` is the page's path, `at` and `row` come from the
-   * page data's `<relation>$more` and the row that has it, `offset` counts the relation's rows already shown.
-   */
-  app.get(`${base}/rows`, async (c) => {
-    const q = readQuery(c.req.query(), ROWS_QUERY, { strict: true });
-    const found = await storefrontOf(ctx).rows(q.url, q);
-    if (!found) throw new HttpError(404, `The page ${q.url.slice(0, 200)} shows no relation ${q.relation.slice(0, 100)} of row ${q.row} a page at a time`);
-    // { data: { rows, total } }, as JSON bytes the page cache keeps
-    return new Response(found, { headers: { 'content-type': 'application/json' } });
-  });
-  // { data: { urls: [{ url, segments }] } }: the shape the spec's clients read (data.urls[].url)
-  app.get(`${base}/urls`, async (c) => c.json({ data: { urls: await allUrls(ctx) } }));
-  app.get(`${base}/url-segment-value`, async (c) => {
-    const { url, segment } = readQuery(c.req.query(), { url: { kind: 'text', required: true }, segment: { kind: 'text', required: true } });
-    const found = await findByUrl(ctx, url);
-    if (!found) throw new HttpError(404, `No page for ${url.slice(0, 200)}`);
-    const key = segment.replace(/^\[|\]$/g, '');
-    // own keys only: '__proto__' or 'constructor' name no segment
-    const value = Object.hasOwn(found.values, key) ? found.values[key] : undefined;
-    if (value === undefined) throw new HttpError(404, `The page for ${url.slice(0, 200)} has no segment ${key}`);
-    return c.json({ data: value });
-  });
-  /**
-   * Public (spec §7: the storefront's error recovery calls it): drops the cached copies of one page, at a
-   * bounded rate per client address. Only the system and admins may drop a whole subtree (type=layout);
-   * anyone else's layout request drops the named page alone, and the answer says so. Only they may drop every page
-   * that read an entity (tag=<module>/<entity>): anyone else is refused (401, 403).
-   */
-  const limited = ctx.rateLimit('revalidate', options.revalidateLimit ?? DEFAULT_REVALIDATE_LIMIT);
-  app.get('/api/revalidation/revalidate', async (c) => {
-    // the system and admins are not held back by what others at their address asked
-    if (!(await ctx.privileged(c))) await limited(c);
-    // ?tag= names an entity ('blog/article', 'blog.articles') — the pages that read it are dropped — or a page path
-    const tag = c.req.query('tag');
-    if (tag !== undefined) {
-      const key = tag.replace('.', '/');
-      const entity = ctx.model.entities.find((e) => `${e.module}/${e.name}` === key || `${e.module}/${e.route}` === key);
-      if (entity) {
-        // every page that read the entity: the system's and admins' to drop, as a subtree is (a visitor names a page)
-        if (!(await ctx.privileged(c))) {
-          const anonymous = (await ctx.caller(c)).kind === 'anonymous';
-          throw new HttpError(anonymous ? 401 : 403, 'Only the system and admins may drop the pages of an entity: name a page path (tag=/…) instead');
-        }
-        storefrontOf(ctx).changed(entity.id, 'update');
-        return c.json({ data: { revalidated: true, tag, entity: entity.id } });
-      }
-      if (!tag.startsWith('/')) throw badRequest(`tag must name an entity (module/entity) or a page path starting with /`, [{ field: 'tag', rule: 'format', message: 'tag must be an entity or a path' }]);
-      storefrontOf(ctx).revalidate(tag, false);
-      return c.json({ data: { revalidated: true, tag, path: tag, type: 'page' } });
-    }
-    const path = c.req.query('path') ?? '/';
-    const asked = c.req.query('type') ?? 'page';
-    if (!path.startsWith('/')) throw badRequest('path must start with /', [{ field: 'path', rule: 'format', message: 'path must start with /' }]);
-    if (asked !== 'page' && asked !== 'layout') throw badRequest("type must be 'page' or 'layout'", [{ field: 'type', rule: 'enum', message: "type must be 'page' or 'layout'" }]);
-    const type = asked === 'layout' && (await ctx.privileged(c)) ? 'layout' : 'page';
-    storefrontOf(ctx).revalidate(path, type === 'layout');
-    return c.json({ data: { revalidated: true, path, type } });
-  });
-}
-
-/** the most rows one call of GET /api/host/pages/rows answers */
-const MAX_ROWS = 100;
-/** GET /api/host/pages/rows's parameters */
-const ROWS_QUERY = {
-  url: { kind: 'text', required: true, path: true },
-  at: { kind: 'text', required: true },
-  row: { kind: 'text', required: true, uuid: true },
-  relation: { kind: 'text', required: true },
-  offset: { kind: 'int', min: 0, max: 1_000_000, fallback: 0 },
-  limit: { kind: 'int', min: 1, max: MAX_ROWS, fallback: ROWS_SHOWN },
-} as const satisfies Record<string, QueryParam>;
+export { DEFAULT_REVALIDATE_LIMIT } from './routes.js';
 
 const made = new WeakMap<PluginContext, Storefront>();
 /**
@@ -181,6 +99,7 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
 
   // what renders read, by widget variant: the next assembly reads only the relations those drew (reads.ts)
   const learned = new LearnedReads();
+  let renders = 0;
   const planOf: PlanOf = (entity, root) => learned.plan(ctx.model, entity, root);
 
   async function page(language: string, segments: string[], assets: PageAssets, error?: PageData['error']) {
@@ -189,6 +108,7 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
     if (!resolved) return undefined;
     const { renderDocument } = await documents();
     const render = async () => {
+      renders++;
       const { data, read, used } = await assemble(ctx, resolved, language, url, planOf);
       const html = renderDocument(error ? { ...data, error } : data, assets, ctx.config.publicUrl, (paths) => learned.add(paths));
       return { html, read, used, data };
@@ -206,6 +126,53 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
    * from content like any page, else the built-in error screen. Either carries `error`, so the browser
    * revalidates and reloads once. A failed lookup is logged only; no error text reaches the visitor.
    */
+  /**
+   * The answer to every url no page answers, in a language: the '/404' page drawn from content, else the built-in
+   * one, as UTF-8 bytes. Kept per language like a page (`<language>:/404\u0000not-found`, dropped with the '/404'
+   * page's reads, or by any write to pages when there is none), so an unknown url costs its lookup and no render;
+   * concurrent first requests share one render. A failed render is logged and answered with the built-in page, not
+   * kept.
+   */
+  const notFoundPage = sharedWhilePending(async (language: string, assets: PageAssets): Promise<{ html: Uint8Array<ArrayBuffer>; etag?: string }> => {
+    const key = `${language}:/404\u0000not-found`;
+    let failed = false;
+    const drawn = await page(language, ['404'], assets).catch((e) => {
+      failed = true;
+      ctx.log.error({ err: e }, "the '/404' page failed: the built-in one is shown");
+      return undefined;
+    });
+    const html = utf8(drawn?.html ?? (await documents()).errorDocument('Page not found'));
+    if (!caching || failed) return { html };
+    cache.set(key, html, drawn?.read ?? new Set(['host/page']));
+    return { html, etag: cache.etag(key) };
+  });
+
+  /** where a page shows relations a page at a time, and what finding them read: GET /api/host/pages/rows */
+  type Places = { places: Map<string, (rows: unknown[]) => unknown[]>; read: ReadonlySet<string> };
+  /**
+   * The places of a page, worked out from a render of it (without scripts: only its data and reads matter) and kept
+   * beside it, so that a request for rows of a place the page does not have costs a lookup, and one that does costs
+   * its rows' reads, never a render. Concurrent first requests share one render.
+   */
+  const placesOf = sharedWhilePending(async (pageKey: string): Promise<Places | undefined> => {
+    const at = pageKey.indexOf(':');
+    const language = pageKey.slice(0, at);
+    const segments = pageKey.slice(at + 1).split('/').filter(Boolean);
+    const drawn = await page(language, segments, '');
+    if (!drawn) return undefined;
+    const found = { places: (await documents()).pagedPlaces(drawn.data), read: drawn.read };
+    if (caching) cache.keepPlaces(pageKey, found, drawn.read);
+    return found;
+  });
+
+  /** answers about the site kept like pages, made once at a time (discovery: sitemap.ts) */
+  const keptAnswers = sharedWhilePending(async (key: string, make: (read: Set<string>) => Promise<Uint8Array<ArrayBuffer>>) => {
+    const read = new Set<string>();
+    const body = await make(read);
+    if (caching) cache.set(key, body, read);
+    return { body, etag: cache.etag(key) ?? weakEtag(body) };
+  });
+
   async function errorPage(language: string, assets: PageAssets): Promise<string> {
     const error = { status: 500 };
     try {
@@ -227,25 +194,33 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
   s = {
     cache,
     ready: bus.ready,
+    get renders() {
+      return renders;
+    },
     async rows(url, query) {
       // the page's own url as its data names it (decoded text, as the client has it): not decoded again
       const segs = url.split('/').filter(Boolean);
       const language = ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
       const segments = language === segs[0] ? segs.slice(1) : segs;
-      // kept with the page's own entry: dropped with it, by a change to what it read or a revalidation of its path
-      const key = `${language}:/${segments.join('/')}\u0000rows\u0000${query.at}\u0000${query.row}\u0000${query.relation}\u0000${query.offset}\u0000${query.limit}`;
-      const hit = caching ? cache.get(key) : undefined;
+      const pageKey = `${language}:/${segments.join('/')}`;
+      // kept beside the page: dropped with it, by a change to what it read or a revalidation of its path
+      const key = `${pageKey}\u0000rows\u0000${query.at}\u0000${query.row}\u0000${query.relation}\u0000${query.offset}\u0000${query.limit}`;
+      const hit = caching ? cache.answer(key) : undefined;
       if (hit) return hit;
-      // the page drawn as a request would, so that its reads say where it shows the relation a page at a time
-      const drawn = await page(language, segments, '');
-      if (!drawn) return undefined;
-      const place = (await documents()).pagedPlace(drawn.data, query.at, query.row, query.relation);
-      if (!place) return undefined;
-      const found = await relationRows(ctx, query.at, query.row, query.relation, query.offset, query.limit, language, planOf);
-      if (!found) return undefined;
-      const body = utf8(JSON.stringify({ data: { rows: place.keepRows(found.rows), total: found.total } }));
-      if (caching) cache.set(key, body, drawn.read);
+      // where the page shows relations a page at a time: kept from a render of it, drawn once
+      const found = (caching ? cache.places<Places>(pageKey) : undefined) ?? (await placesOf(pageKey));
+      const keepRows = found?.places.get(placeKey(query.at, query.row, query.relation));
+      if (!found || !keepRows) return undefined;
+      const rows = await relationRows(ctx, query.at, query.row, query.relation, query.offset, query.limit, language, planOf);
+      if (!rows) return undefined;
+      const body = utf8(JSON.stringify({ data: { rows: keepRows(rows.rows), total: rows.total } }));
+      if (caching) cache.keepAnswer(key, body, found.read);
       return body;
+    },
+    kept(key, make) {
+      const hit = caching ? cache.get(key) : undefined;
+      if (hit) return Promise.resolve({ body: hit, etag: cache.etag(key)! });
+      return keptAnswers(key, make);
     },
     revalidate: (path, layout) => bus.publish({ type: 'revalidate', path, layout }),
     changed(entityId, operation) {
@@ -260,9 +235,13 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
       // the raw path, every segment decoded the same way ('%3D' as much as '%22'); a malformed one finds no page
       const segs = segmentsOf(c.req.url);
       const language = segs && ctx.model.languages.includes(segs[0]) ? segs[0] : ctx.model.defaultLanguage;
+      // every unknown url: one kept 404 page per language, with its validator (which names its bytes for compression)
       const notFound = async () => {
-        const fallback = await page(language, ['404'], assets).catch((e) => void ctx.log.error({ err: e }, "the '/404' page failed: the built-in one is shown"));
-        return answer(fallback?.html ?? (await documents()).errorDocument('Page not found'), 404);
+        const key = `${language}:/404\u0000not-found`;
+        const hit = caching ? cache.get(key) : undefined;
+        if (hit) return answer(hit, 404, { 'x-page-cache': 'hit', etag: cache.etag(key)! });
+        const made = await notFoundPage(language, assets);
+        return answer(made.html, 404, { 'x-page-cache': 'miss', ...(made.etag && { etag: made.etag }) });
       };
       if (!segs) return notFound();
       const segments = language === segs[0] ? segs.slice(1) : segs;
@@ -304,7 +283,8 @@ export function storefrontOf(ctx: PluginContext, options: HostOptions = {}): Sto
 export function createHostPlugin(options: HostOptions = {}): Plugin {
   return {
     name: 'host',
-    routes: (app, ctx) => routes(app, ctx, options),
+    // at once, not on the first page: this instance's writes must reach every instance's cache
+    routes: (app, ctx) => hostRoutes(app, ctx, storefrontOf(ctx, options), options.revalidateLimit),
     // the page cache is invalidated by a hook on every entity, once the write is committed
     hooks: (ctx) => {
       const checkUrl = (data: { url?: unknown }) => {

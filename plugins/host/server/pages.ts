@@ -125,9 +125,27 @@ export function listedWhere(ctx: PluginContext, entityId: string, table: Record<
   return and(...conditions);
 }
 
-/** every url the site answers: pages, with each entity segment filled in by every (listed) row's value */
-export async function allUrls(ctx: PluginContext): Promise<{ url: string; segments: string[] }[]> {
+/**
+ * The entities a list of an entity's rows as pages reads (`listedWhere`): the entity, and when a module narrows which
+ * of its rows are pages, the relations that point at it (the accounts module lists subjects that have a login: their
+ * `rbac/subjects-to-identities` rows). A kept list (the sitemap, the urls) is dropped by a write to one of them.
+ */
+export function listedReads(ctx: PluginContext, entityId: string): string[] {
+  const narrowed = Object.values(ctx.services).some((s) => {
+    const listed = (s as { listedOnPages?: ListedOnPages } | undefined)?.listedOnPages;
+    return !!listed && Object.hasOwn(listed, entityId);
+  });
+  if (!narrowed) return [entityId];
+  return [entityId, ...ctx.model.entities.filter((e) => e.relation && e.fields.some((f) => f.kind === 'reference' && f.target === entityId)).map((e) => e.id)];
+}
+
+/**
+ * every url the site answers: pages, with each entity segment filled in by every (listed) row's value; `read` gets the
+ * entities read
+ */
+export async function allUrls(ctx: PluginContext, read = new Set<string>()): Promise<{ url: string; segments: string[] }[]> {
   const t = ctx.database.tables['host/page'];
+  read.add('host/page');
   const pages: { url: string }[] = await ctx.database.db.select({ url: t.url }).from(t).orderBy(asc(t.url));
   const marks = placeholders(ctx);
   const out: string[] = [];
@@ -140,6 +158,7 @@ export async function allUrls(ctx: PluginContext): Promise<{ url: string; segmen
       continue;
     }
     if (!mark) continue;
+    for (const id of listedReads(ctx, mark.entity.id)) read.add(id);
     const et = ctx.database.tables[mark.entity.id];
     const values: Record<string, string>[] = await ctx.database.db.select({ v: et[mark.field] }).from(et).where(listedWhere(ctx, mark.entity.id, et)).orderBy(asc(et[mark.field]));
     for (const { v } of values) out.push('/' + segs.map((s, j) => (j === i ? v : s)).join('/'));

@@ -56,6 +56,9 @@ const NOTHING_READ: ReadNode = { path: '', all: false, children: new Map() };
 /** the plan below a relation's end where nothing of its rows was read: their ids, no relation */
 const NOTHING_BELOW: ExpandPlan = Object.freeze({ [FIELDS]: Object.freeze([]) as readonly string[] });
 
+/** the key of a place a relation is shown a page at a time: where its row is noted, the row's id, the relation */
+export const placeKey = (at: string, rowId: string, relation: string) => `${at}\u0000${rowId}\u0000${relation}`;
+
 export function readTracker() {
   const read = new Set<string>();
   const roots = new Map<string, ReadNode>();
@@ -188,34 +191,37 @@ export function readTracker() {
      * (GET /api/host/pages/rows) as the page keeps its first page.
      */
     placeOf(data: PageData, at: string, rowId: string, relation: string): { keepRows(rows: unknown[]): unknown[] } | undefined {
-      const visit = (value: unknown, node: ReadNode): ReadNode | undefined => {
-        if (!value || typeof value !== 'object') return undefined;
-        if (Array.isArray(value)) {
-          for (const v of value) {
-            const found = visit(v, node);
-            if (found) return found;
-          }
-          return undefined;
-        }
-        const row = value as Record<string, unknown>;
-        if (node.path === at) {
-          const child = node.children.get(relation);
-          return row.id === rowId && child?.paged && !child.readPast && Array.isArray(row[relation]) ? child : undefined;
-        }
-        if (node.all) return undefined;
-        for (const [k, child] of node.children) {
-          if (!at.startsWith(`${child.path}.`) && at !== child.path) continue;
-          const found = visit(row[k], child);
-          if (found) return found;
-        }
-        return undefined;
+      const keepRows = this.pagedPlaces(data).get(placeKey(at, rowId, relation));
+      return keepRows && { keepRows };
+    },
+    /**
+     * Every such place in `data`, keyed by `placeKey`, each with its `keepRows`: what GET /api/host/pages/rows may be
+     * asked about the page, worked out once and kept beside it (the data is not kept). Walks only the rows above a
+     * relation shown a page at a time; a row read whole (enumerated) is not walked further.
+     */
+    pagedPlaces(data: PageData): Map<string, (rows: unknown[]) => unknown[]> {
+      const places = new Map<string, (rows: unknown[]) => unknown[]>();
+      const shown = (node: ReadNode) => !!node.paged && !node.readPast;
+      // the nodes with such a relation below them: nothing else is walked
+      const above = new Set<ReadNode>();
+      const mark = (node: ReadNode): boolean => {
+        let found = false;
+        for (const child of node.children.values()) if (mark(child) || shown(child)) found = true;
+        if (found) above.add(node);
+        return found;
       };
-      for (const [row, node] of starts(data)) {
-        if (at !== node.path && !at.startsWith(`${node.path}.`)) continue;
-        const found = visit(row, node);
-        if (found) return { keepRows: (rows) => rows.map((v) => keep(v, found)) };
-      }
-      return undefined;
+      for (const node of roots.values()) mark(node);
+      const visit = (value: unknown, node: ReadNode) => {
+        if (!value || typeof value !== 'object' || !above.has(node)) return;
+        if (Array.isArray(value)) return value.forEach((v) => visit(v, node));
+        const row = value as Record<string, unknown>;
+        for (const [k, child] of node.children) {
+          if (shown(child) && Array.isArray(row[k])) places.set(placeKey(node.path, String(row.id), k), (rows) => rows.map((v) => keep(v, child)));
+          if (!node.all) visit(row[k], child);
+        }
+      };
+      if (above.size) for (const [row, node] of starts(data)) visit(row, node);
+      return places;
     },
     /** the same data with only the fields the render read, and not the head (the original is not changed) */
     kept(data: PageData): ShippedPage {
