@@ -1,9 +1,9 @@
 import type { Context, Hono } from 'hono';
 import { eq, inArray } from 'drizzle-orm';
 import { UUID_RE } from '../../../engine/fields/index.js';
-import { readBody } from '../../../runtime/crud/body.js';
+import { readBody, readForm } from '../../../runtime/crud/body.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
-import { assertNoNul, bodyOverflowed, jsonRefused, MAX_JSON_DEPTH, scanJson, tooLarge } from '../../../runtime/http/limits.js';
+import { jsonRefused, MAX_JSON_DEPTH, scanJson } from '../../../runtime/http/limits.js';
 import type { Limit } from '../../../runtime/http/rate-limit.js';
 import type { PluginContext } from '../../../runtime/plugin.js';
 import type { Drizzle } from '../../../runtime/db/database.js';
@@ -28,14 +28,8 @@ async function readFields(c: Context): Promise<Fields> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   const multipart = type.startsWith('multipart/form-data');
   if (multipart || type.startsWith('application/x-www-form-urlencoded')) {
-    let form: Record<string, string | File | (string | File)[]>;
-    try {
-      form = await c.req.parseBody({ all: true });
-    } catch {
-      if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
-      throw badRequest('The form body could not be read');
-    }
-    for (const value of Object.values(form)) for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string') assertNoNul(v);
+    // part names and values checked as every form's are (runtime/crud/body.ts)
+    const form = await readForm(c, 'The form body could not be read');
     if (multipart && typeof form.data === 'string') {
       const problem = scanJson(form.data);
       if (problem === 'depth') throw badRequest(`The data part nests deeper than ${MAX_JSON_DEPTH} levels`);

@@ -1,10 +1,10 @@
 import type { Context, Hono, Next } from 'hono';
 import parseRange from 'range-parser';
 import type { PluginContext } from '../../../runtime/plugin.js';
-import { readBody } from '../../../runtime/crud/body.js';
+import { readBody, readForm } from '../../../runtime/crud/body.js';
 import { bodyValidator } from '../../../runtime/crud/validate.js';
 import { HttpError, badRequest } from '../../../runtime/http/errors.js';
-import { bodyOverflowed, raiseBodyLimit, tooLarge, UPLOAD_BODY_BYTES } from '../../../runtime/http/limits.js';
+import { raiseBodyLimit, UPLOAD_BODY_BYTES } from '../../../runtime/http/limits.js';
 import { BY_EXT } from './content.js';
 import { STORED_KEY } from './drivers/index.js';
 import { fetchPublic, OutboundRefused, type OutboundOptions } from './outbound.js';
@@ -108,14 +108,10 @@ export function fileRoutes(app: Hono, ctx: PluginContext, service: () => FileSto
   app.post(`${base}/upload`, async (c) => {
     await ctx.authorize(c, { entity, operation: 'create' });
     raiseBodyLimit(c, UPLOAD_BODY_BYTES);
-    let form: Record<string, string | File>;
-    try {
-      form = (await c.req.parseBody()) as Record<string, string | File>;
-    } catch {
-      if (bodyOverflowed(c)) throw tooLarge(c.get('bodyLimit'));
-      throw badRequest('Send multipart/form-data with a file part named file');
-    }
+    // part names checked as every form's are (runtime/crud/body.ts)
+    const form = await readForm(c, 'Send multipart/form-data with a file part named file');
     const file = form.file;
+    if (Array.isArray(file)) throw badRequest('file takes one file', [{ field: 'file', rule: 'maxItems', message: 'file takes one file' }]);
     if (!(file instanceof File)) throw badRequest('file is required', [{ field: 'file', rule: 'required', message: 'file is required' }]);
     const s = await service().put(new Uint8Array(await file.arrayBuffer()));
     return c.json({ data: { ...s, url: publicFileUrl(s.file) } }, 201);
