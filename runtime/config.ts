@@ -3,6 +3,12 @@ import { dialectOf, maskedUrl } from './db/database.js';
 
 export interface Config {
   port: number;
+  /**
+   * the interface the server listens on (HOST): in production every interface (0.0.0.0, behind its proxy or load
+   * balancer); otherwise this machine only (127.0.0.1), so that a development server — Vite's middleware, generated
+   * secrets, debug error bodies — is not open to the network it happens to be on (F16)
+   */
+  host: string;
   databaseUrl: string;
   /** a PostgreSQL read replica (DATABASE_READ_URL): anonymous GETs read there; writes and everything else use DATABASE_URL */
   databaseReadUrl?: string;
@@ -17,6 +23,11 @@ export interface Config {
   rbacJwtSecret: string;
   /** subjects signed in with one of these emails may do everything */
   adminEmails: string[];
+  /**
+   * routine events mailed to the admins (order status changes) are collected into one digest per admin address, sent
+   * this many minutes after the first event it holds (ADMIN_DIGEST_MINUTES, default 10)
+   */
+  adminDigestMinutes: number;
   smtpUrl?: string;
   /** From: of outgoing email */
   mailFrom: string;
@@ -32,7 +43,18 @@ export interface Config {
   corsOrigins: string[];
   /** the product (site) name the spec's `{product}` variant names hold, e.g. 'content-acme-description' (PRODUCT_NAME) */
   productName?: string;
+  /**
+   * how long an idle keep-alive connection stays open (KEEP_ALIVE_TIMEOUT_MS, default 65 s): longer than a load
+   * balancer keeps its idle connections to the server (60 s on the common ones), so that the server never closes one
+   * the balancer is about to reuse (Node's 5 s default answered such requests with a reset: 502s)
+   */
+  keepAliveTimeoutMs: number;
+  /** how long a request's headers may take to arrive (HEADERS_TIMEOUT_MS, default the keep-alive timeout and 1 s) */
+  headersTimeoutMs: number;
 }
+
+/** a load balancer's idle timeout is commonly 60 s: the server keeps idle connections longer than that */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 function secret(env: NodeJS.ProcessEnv, name: string, production: boolean, generated: string[]): string {
   const value = env[name] ?? '';
@@ -84,8 +106,11 @@ function checkSettings(env: NodeJS.ProcessEnv) {
   };
   const url = (name: string, protocols: string[]) => void urlSetting(env, name, protocols);
   whole('DATABASE_POOL_SIZE', 1, 1000);
+  whole('KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
+  whole('HEADERS_TIMEOUT_MS', 1000, 3_600_000);
   whole('SHUTDOWN_GRACE_MS', 0, 3_600_000);
   whole('SQLITE_BUSY_TIMEOUT_MS', 0, 3_600_000);
+  whole('ADMIN_DIGEST_MINUTES', 1, 1440);
   oneOf('WEB', ['off', 'built', 'vite']);
   oneOf('TRUST_PROXY', ['true', 'false']);
   oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -107,10 +132,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // an empty PORT= (an env file's blank line) is the default, as for every other setting
   const port = Number(env.PORT || 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
+  const keepAliveTimeoutMs = Number(env.KEEP_ALIVE_TIMEOUT_MS || DEFAULT_KEEP_ALIVE_TIMEOUT_MS);
+  const headersTimeoutMs = Number(env.HEADERS_TIMEOUT_MS || keepAliveTimeoutMs + 1000);
+  // as load balancers' guides ask of Node: headers may take longer than an idle connection is kept, never less
+  if (headersTimeoutMs <= keepAliveTimeoutMs) throw new Error(`HEADERS_TIMEOUT_MS must be longer than KEEP_ALIVE_TIMEOUT_MS (${keepAliveTimeoutMs}), got '${env.HEADERS_TIMEOUT_MS}'`);
   const databaseUrl = env.DATABASE_URL || 'file:./data/app.db';
   dialectOf(databaseUrl); // refused before anything starts: a bare word is no database
   return {
     port,
+    host: env.HOST || (production ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl,
     databaseReadUrl: env.DATABASE_READ_URL || undefined,
     rbacSecretKey,
@@ -120,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generated,
     rbacJwtSecret,
     adminEmails: (env.ADMIN_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
+    adminDigestMinutes: Number(env.ADMIN_DIGEST_MINUTES || 10),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
@@ -130,5 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true',
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     productName,
+    keepAliveTimeoutMs,
+    headersTimeoutMs,
   };
 }

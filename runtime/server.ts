@@ -89,6 +89,18 @@ export function trackConnections(server: import('node:http').Server) {
 }
 
 /**
+ * The connection timeouts of the config on a server: idle keep-alive connections stay open KEEP_ALIVE_TIMEOUT_MS (a
+ * load balancer's pool reuses them; Node's default of 5 s closed them under it), headers may take HEADERS_TIMEOUT_MS,
+ * and a whole request at least as long (Node refuses a request timeout shorter than the headers'). A shutdown does not
+ * wait for these: `drain` closes idle connections at once.
+ */
+export function applyTimeouts(server: import('node:http').Server, config: Pick<Config, 'keepAliveTimeoutMs' | 'headersTimeoutMs'>) {
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.headersTimeout = config.headersTimeoutMs;
+  if (server.requestTimeout > 0 && server.requestTimeout < config.headersTimeoutMs) server.requestTimeout = config.headersTimeoutMs;
+}
+
+/**
  * Stops the server accepting connections and resolves once every connection has ended. Every connection already
  * accepted is answered: one between requests (keep-alive) is closed at once, as soon as its request in flight is
  * answered; one that has not sent its first request yet (its bytes may be on their way) gets
@@ -98,7 +110,12 @@ export function trackConnections(server: import('node:http').Server) {
  */
 export function drain(server: import('node:http').Server, graceMs: number): Promise<void> {
   const state = connectionsOf.get(server);
-  if (state) state.draining = true;
+  if (state) {
+    state.draining = true;
+    // answers being made as the stop begins close their connection after them too (a keep-alive one would otherwise
+    // stay open for the client's next request, which the stop would then cut)
+    for (const c of state.sockets.values()) if (c.answer && !c.answer.headersSent) c.answer.setHeader('connection', 'close');
+  }
   const started = Date.now();
   const closeIdle = () => {
     if (!state) return server.closeIdleConnections();
@@ -195,11 +212,12 @@ export async function startServer(opts: StartOptions): Promise<Running & { seede
   const prepared = await prepare(opts);
   // the HTTP server first, so that Vite's HMR (development) attaches to it instead of a port of its own
   const server = createAdaptorServer({ fetch: prepared.answer, createServer: withFastReads(prepared.fastReads) });
+  applyTimeouts(server as import('node:http').Server, opts.config);
   trackConnections(server as import('node:http').Server);
   const closeWeb = await mountWeb(prepared.app, opts.root, opts.web ?? 'off', prepared.ctx.services.storefront as StorefrontRenderer | undefined, { httpServer: server as import('node:http').Server, port: opts.config.port });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.config.port, process.env.HOST ?? '0.0.0.0', () => resolve());
+    server.listen(opts.config.port, opts.config.host, () => resolve());
   });
   // after listening: the API answers at once while the storefront's renderer loads in the background
   void (prepared.ctx.services.storefront as StorefrontRenderer | undefined)?.warm?.().catch((e: unknown) => prepared.ctx.log.error({ err: e }, 'the storefront renderer failed to load'));
