@@ -4,6 +4,13 @@ import qs from 'qs';
 import type { Entity } from '../../engine/model.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { bootAccounts, type AccountsApp } from '../helpers/accounts.js';
+import { bootApp, SECRET, type TestApp } from '../helpers/app.js';
+import { ROOT } from '../../engine/codegen.js';
+import { plugins } from '../../plugins/index.js';
+import { createCrmPlugin } from '../../plugins/crm/server/index.js';
+import { seed } from '../../runtime/seed.js';
+import { mountWeb, type StorefrontRenderer } from '../../runtime/web.js';
+import { MAX_PART_NAME } from '../../runtime/crud/body.js';
 
 const ADMIN_ROLE = '8b3e4c60-0000-4000-8000-000000000001';
 const MEMBER_ROLE = '8b3e4c60-0000-4000-8000-000000000002';
@@ -135,6 +142,117 @@ for (const d of DIALECTS) {
       expect((await t.call('GET', `/api/ecommerce/orders/${victimOrder.id}`)).body.data).toMatchObject({ comment: 'victim', status: 'new', receipt: 'V-1' });
       const links = (await t.call('GET', `/api/rbac/subjects-to-ecommerce-module-orders?filters[and][0][column]=ecommerceModuleOrderId&filters[and][0][method]=eq&filters[and][0][value]=${victimOrder.id}`)).body.data as { subjectId: string }[];
       expect(links.map((l) => l.subjectId)).not.toContain(member.id);
+    });
+  });
+}
+
+/** a multipart body written out by hand, so that a part's name may hold any character (FormData would escape some) */
+function multipartOf(parts: { name: string; value: string }[], boundary: string): Uint8Array<ArrayBuffer> {
+  const text = parts.map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`).join('');
+  return new TextEncoder().encode(`${text}--${boundary}--\r\n`);
+}
+
+/** a part name the multipart grammar can carry at all (a quote or a line break ends it) */
+const carried = (name: string) => !/["\r\n]/.test(name);
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** a stack frame (`at fn (file:line:col)`), a path of this checkout, or a secret of the run */
+function leaks(text: string, secrets: string[]): string | undefined {
+  if (/\n\s+at .+:\d+:\d+/.test(text)) return 'a stack trace';
+  if (text.includes(ROOT)) return 'a path of the server';
+  return secrets.find((s) => text.includes(s));
+}
+
+/**
+ * Every GET route an anonymous visitor can reach (the app's own route table, the storefront's pages included), with
+ * random path segments and query strings, and every form with random part names: never a 5xx, never a stack trace,
+ * a path of the server or a secret; a part name holding a control character is a 400 and stores nothing (F08).
+ */
+for (const d of DIALECTS) {
+  describe(`fuzzing what an anonymous visitor can reach on ${d.name}`, () => {
+    let t: TestApp;
+    let formId: string;
+    const ids: string[] = [];
+    const secretFields = () => t.model.entities.flatMap((e) => e.fields.filter((f) => f.secret).map((f) => `"${f.name}":`));
+    const secrets = () => [SECRET, 'test-jwt-secret-0123456789', ...secretFields()];
+
+    beforeAll(async () => {
+      const all = plugins.map((p) => (p.name === 'crm' ? createCrmPlugin({ formLimit: { points: 1_000_000, duration: 60 } }) : p));
+      t = await bootApp(await d.make(), { plugins: all });
+      await seed(t.repo, all.flatMap((p) => (p.seed ? [p.seed] : [])));
+      await mountWeb(t.app, ROOT, 'built', t.ctx.services.storefront as StorefrontRenderer);
+      formId = (await t.call('POST', '/api/crm/forms', { data: { slug: 'fuzz-form' } })).body.data.id;
+      for (const e of t.model.entities.filter((x) => x.access === 'public').slice(0, 12)) {
+        for (const row of ((await t.call('GET', `/api/${e.module}/${e.route}?limit=2`)).body.data ?? []) as { id: string }[]) ids.push(row.id);
+      }
+    });
+    afterAll(async () => t?.close());
+
+    /** an anonymous GET: status and body text (an event stream is cancelled unread) */
+    async function anonymous(path: string) {
+      const res = await t.app.request(path);
+      if ((res.headers.get('content-type') ?? '').includes('event-stream')) {
+        await res.body?.cancel();
+        return { status: res.status, text: '' };
+      }
+      return { status: res.status, text: await res.text() };
+    }
+
+    it('never answers 5xx, a stack trace or a secret to any GET route with random segments and queries', async () => {
+      const patterns = [...new Set(t.app.routes.filter((r) => r.method === 'GET' && r.path !== '*' && !r.path.includes('*')).map((r) => r.path))];
+      expect(patterns).toContain('/api/openapi.json');
+      expect(patterns).toContain('/api/host/pages/rows');
+      const segment = fc.oneof(
+        fc.constantFrom(...ids, ...t.model.entities.flatMap((e) => [e.module, e.route]), '__proto__', 'constructor', '..', '%2e%2e', '%2F', '%E0%A4%A', 'ru', '404', 'x'.repeat(3000)),
+        fc.uuid(),
+        fc.string({ maxLength: 12 }).map(encodeURIComponent),
+      );
+      const queryKey = fc.oneof(fc.constantFrom('url', 'at', 'row', 'relation', 'offset', 'limit', 'entity', 'id', 'path', 'type', 'tag', 'segment', 'days', 'filters[and][0][column]', 'filters[and][0][method]', 'filters[and][0][value]', 'orderBy[and][0][column]', '__proto__', 'a[b][c][d]'), fc.string({ maxLength: 8 }));
+      const queryValue = fc.oneof(fc.constantFrom(...ids, '/', '/ecommerce/categories/x', '-1', '1e9', '999999999999', 'layout', '[blog.article.slug]', 'param:ecommerce/category', '%', "' OR 1=1 --", '../../etc/passwd'), fc.string({ maxLength: 16 }));
+      const query = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }).map((pairs) => (pairs.length ? '?' + pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&') : ''));
+      const path = fc.oneof(
+        // a declared route, its parameters filled in
+        fc.tuple(fc.constantFrom(...patterns), fc.array(segment, { minLength: 6, maxLength: 6 })).map(([p, segs]) => {
+          let i = 0;
+          return p.replace(/:\w+(\{[^}]*\})?/g, () => segs[i++ % segs.length]);
+        }),
+        // a page of the storefront, known or not, in either language
+        fc.tuple(fc.constantFrom('', '/ru'), fc.array(segment, { maxLength: 4 })).map(([lang, segs]) => `${lang}/${segs.join('/')}`),
+      );
+      await fc.assert(
+        fc.asyncProperty(path, query, async (p, q) => {
+          const r = await anonymous(p + q);
+          expect(r.status, `GET ${p}${q} → ${r.text.slice(0, 300)}`).toBeLessThan(500);
+          expect(leaks(r.text, secrets()), `GET ${p}${q}`).toBeUndefined();
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it('never answers 5xx to form parts with random names; a name with a control character is a 400 and stores nothing', async () => {
+      const boundary = 'fuzz-boundary-0b1d';
+      const name = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('\u0000', 'a\u0000b', '\u001b[2J', 'x'.repeat(300), 'data', '__proto__', 'constructor'));
+      const requests = await (async () => (await t.call('GET', '/api/crm/requests/count')).body.data as number)();
+      let stored = requests;
+      await fc.assert(
+        fc.asyncProperty(name.filter(carried), fc.constantFrom('form', 'generic'), async (partName, where) => {
+          const body = multipartOf([{ name: 'data', value: where === 'form' ? '"not an object"' : '{"adminTitle":"fuzzed"}' }, { name: partName, value: 'v' }], boundary);
+          const [path, headers] = where === 'form'
+            ? [`/api/crm/forms/${formId}/requests`, {}]
+            : ['/api/blog/categories', { 'x-rbac-secret-key': SECRET }];
+          const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers }, body });
+          const text = await res.text();
+          expect(res.status, `${where} ${JSON.stringify(partName)} → ${text.slice(0, 300)}`).toBeLessThan(500);
+          expect(leaks(text, secrets())).toBeUndefined();
+          if (CONTROL.test(partName) || partName.length > MAX_PART_NAME) expect([res.status, JSON.parse(text).cause?.[0]?.field], JSON.stringify(partName)).toEqual([400, 'form']);
+          if (where === 'form') {
+            const now = (await t.call('GET', '/api/crm/requests/count')).body.data as number;
+            expect(now, JSON.stringify(partName)).toBe(stored + (res.status === 201 ? 1 : 0));
+            stored = now;
+          }
+        }),
+        { numRuns: 300 },
+      );
     });
   });
 }
