@@ -20,20 +20,25 @@
  * that two runs on a busy machine agree on, where req/s do not. Where a rendered page's time goes (found, assembled,
  * SQLite, rendered, the whole answer) comes from scripts/bench/stages.ts, also in process.
  *
- * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up), BENCH_ROUNDS (default 4) the alternating rounds of a ratio; BENCH_ONLY=sqlite,pages,postgres,alloc,stages
+ * What an anonymous request costs the server, route by route (scripts/bench/anonymous.ts): server CPU per request in
+ * µs of a cached page, a 404 page, /api/host/pages/rows, /api/openapi.json, an OpenGraph image and the sitemap.
+ *
+ * BENCH_SECONDS (default 5) sets each run's duration (each run follows a 1 s warm-up), BENCH_ROUNDS (default 4) the alternating rounds of a ratio; BENCH_ONLY=sqlite,pages,postgres,alloc,stages,anonymous
  * runs only the parts it names. Figures go
  * to stdout and to .tmp/bench-results.json. Everything made is removed at the end, on failure too.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { get as httpGet } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ROOT } from '../engine/codegen.js';
 import type { ServerMessage } from './bench/server.js';
+import { cpuBetween, cpuNow, perRequest, type CpuShare } from './bench/cpu.js';
+import { benchAnonymous, type AnonymousFigure } from './bench/anonymous.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
@@ -345,78 +350,7 @@ async function benchProcesses(database: string, url: string, ids: string[], one:
   await two.close();
 }
 
-/**
- * Where the machine's CPU went while the server was measured (Linux /proc), with one process and with two: the
- * server (with two, the cluster's primary and its workers), PostgreSQL's processes, this process (autocannon) and
- * everything else, in cores, and per request in µs of CPU. With all of it busy for N cores, N / busy is the most any
- * number of server processes could add here, whatever the server does: the ceiling of the ratio. Per request it
- * reads: one process's rate times the CPU every part spends on a request (server, PostgreSQL, autocannon, kernel)
- * cannot pass N cores; a server that needs less CPU per request raises the one process's rate and so lowers the
- * ceiling, while PostgreSQL's and autocannon's part per request stay.
- * Processes are counted by pid, each from its own first sample: a PostgreSQL backend that exits meanwhile (a pool
- * closing an idle connection) takes out only what it ran during the window, not all it ever ran.
- */
-interface CpuSample { at: number; total: number; idle: number; server: Map<number, number>; postgres: Map<number, number>; self: number }
-interface CpuShare {
-  operation: string;
-  processes: number;
-  requestsPerSecond: number;
-  busyCores: number;
-  serverCores: number;
-  postgresCores: number;
-  benchCores: number;
-  otherCores: number;
-  ceiling: number;
-}
 const cpuShares: CpuShare[] = [];
-const TICK = 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
-/** after the command name: state, ppid, … (utime and stime are the 12th and 13th) */
-const statFields = (statLine: string) => statLine.slice(statLine.lastIndexOf(')') + 2).split(' ');
-const jiffiesOf = (f: string[]) => Number(f[11]) + Number(f[12]);
-function cpuNow(serverPid: number): CpuSample | undefined {
-  if (!existsSync('/proc/stat')) return undefined;
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const postgres = new Map<number, number>();
-    const server = new Map<number, number>();
-    for (const pid of readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      try {
-        const line = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const f = statFields(line);
-        if (line.includes('(postgres)')) postgres.set(Number(pid), jiffiesOf(f));
-        // the server, and its workers when it is a cluster's primary
-        else if (Number(pid) === serverPid || Number(f[1]) === serverPid) server.set(Number(pid), jiffiesOf(f));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return {
-      at: performance.now(),
-      total: cpu.reduce((a, b) => a + b, 0),
-      idle: cpu[3] + (cpu[4] ?? 0),
-      server,
-      postgres,
-      self: jiffiesOf(statFields(readFileSync('/proc/self/stat', 'utf8'))),
-    };
-  } catch {
-    return undefined;
-  }
-}
-function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuShare, 'operation' | 'processes' | 'requestsPerSecond'> {
-  const seconds = (b.at - a.at) / 1000;
-  const cores = (j: number) => Number((j / TICK / seconds).toFixed(2));
-  const busyCores = cores(b.total - a.total - (b.idle - a.idle));
-  // per pid: what each process ran since the first sample (all of it for one started meanwhile)
-  const ran = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, j]) => sum + j - (before.get(pid) ?? 0), 0);
-  const serverCores = cores(ran(a.server, b.server));
-  const postgresCores = cores(ran(a.postgres, b.postgres));
-  const benchCores = cores(b.self - a.self);
-  const otherCores = Number(Math.max(0, busyCores - serverCores - postgresCores - benchCores).toFixed(2));
-  return { busyCores, serverCores, postgresCores, benchCores, otherCores, ceiling: Number(Math.min(2, availableParallelism() / Math.max(busyCores, 0.01)).toFixed(2)) };
-}
-/** µs of CPU per request of `cores` busy at `requestsPerSecond` (the run's mean; the CPU was read over the whole run) */
-const perRequest = (cores: number, requestsPerSecond: number) => Math.round((cores * 1e6) / Math.max(requestsPerSecond, 1));
 
 /** req/s with two processes over req/s with one, per operation measured both ways: the median of the per-round ratios */
 function processRatios(): { operation: string; one: number; two: number; roundRatios: number[]; ratio: number }[] {
@@ -524,6 +458,15 @@ function report() {
         `found ${r.find}, assembled ${r.assemble} (SQLite ${r.sql} in ${r.reads} reads), rendered ${r.render}`,
     );
   }
+  if (anonymous.figures.length) {
+    console.log(`\nAnonymous requests, server CPU per request (SQLite, demo site; /api/openapi.json's first build: ${anonymous.openapiFirstBuildMs ?? '?'} ms of CPU):\n`);
+    console.log(
+      table([
+        ['route (GET, anonymous)', '', 'req/s', 'server µs/request', 'answers'],
+        ...anonymous.figures.map((f) => [f.route, '', String(f.requestsPerSecond), String(f.serverUsPerRequest ?? '?'), Object.entries(f.statuses).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')]),
+      ]),
+    );
+  }
   const listRatioFigure = ratioOf('list 20 (filtered)', LIST_GOAL);
   const bad = figures.filter((f) => f.non2xx || f.errors);
   if (bad.length) console.warn(`WARNING: non-2xx responses or errors in: ${bad.map((f) => `${f.database} ${f.operation}`).join(', ')}`);
@@ -541,6 +484,7 @@ function report() {
         cpuByProcesses: cpuShares,
         allocatedBytesPerRequest: allocated,
         renderStagesMs: renderStages,
+        anonymous,
         pages: pageFacts,
         getByIdRatio: ratio === undefined ? null : { ours: ours!.requestsPerSecond, bare: bare!.requestsPerSecond, roundRatios: roundRatios.map((r) => Number(r.toFixed(3))), ratio: Number(ratio.toFixed(3)), goal: GOAL, met: ratio >= GOAL },
         listRatio: listRatioFigure ?? null,
@@ -634,9 +578,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** BENCH_ONLY=sqlite,pages,postgres,alloc,stages: the parts to run (every part when unset), for a quicker look at one */
+/** BENCH_ONLY=sqlite,pages,postgres,alloc,stages,anonymous: the parts to run (every part when unset), for a quicker look at one */
 const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim());
-const part = (name: 'sqlite' | 'pages' | 'postgres' | 'alloc' | 'stages') => !only || only.includes(name);
+const part = (name: 'sqlite' | 'pages' | 'postgres' | 'alloc' | 'stages' | 'anonymous') => !only || only.includes(name);
+
+/** what an anonymous request costs the server, per route (scripts/bench/anonymous.ts) */
+const anonymous: { figures: AnonymousFigure[]; openapiFirstBuildMs: number | null } = { figures: [], openapiFirstBuildMs: null };
 
 /** a bench script run in a process of its own (with the flags it needs): the JSON of the last line it prints */
 async function runScript(name: string, execArgv: string[] = []): Promise<Record<string, unknown>> {
@@ -679,6 +626,9 @@ try {
   if (part('pages')) await benchPages(dir);
   if (part('alloc')) await benchAllocation();
   if (part('stages')) await benchStages();
+  if (part('anonymous')) {
+    Object.assign(anonymous, await benchAnonymous({ startChild, dir, env: { RBAC_SECRET_KEY: secret, RBAC_JWT_SECRET: jwtSecret }, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, log }));
+  }
 
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (!part('postgres')) log('PostgreSQL skipped: not in BENCH_ONLY');
