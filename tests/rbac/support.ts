@@ -1,4 +1,5 @@
 import { expect, vi } from 'vitest';
+import { createHash, createHmac } from 'node:crypto';
 import { createSiweMessage } from 'viem/siwe';
 import type { startSmtp, ReceivedMail } from '../helpers/smtp.js';
 import { ROUTES } from '../helpers/accounts.js';
@@ -67,4 +68,14 @@ export function siwe(address: `0x${string}`, nonce: string, over: Partial<Parame
     statement: 'Sign in to the shop.',
     ...over,
   });
+}
+
+/** the bot token the suites' apps verify Telegram payloads with (TELEGRAM_BOT_TOKEN) */
+export const BOT_TOKEN = '123456:test-bot-token';
+
+/** what the Telegram Login Widget sends, signed as Telegram signs it */
+export function telegramPayload(fields: Record<string, string | number>, token = BOT_TOKEN) {
+  const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join('\n');
+  const hash = createHmac('sha256', createHash('sha256').update(token).digest()).update(check).digest('hex');
+  return { ...fields, hash };
 }

@@ -1,19 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createHash, createHmac } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DIALECTS } from '../helpers/databases.js';
 import { bootAccounts, ROUTES, type AccountsApp } from '../helpers/accounts.js';
 import { issueNonce } from '../../plugins/rbac/server/wallet.js';
-import { siwe } from './support.js';
+import { BOT_TOKEN, siwe, telegramPayload } from './support.js';
 
-const BOT_TOKEN = '123456:test-bot-token';
 
-/** what the Telegram Login Widget sends, signed as Telegram signs it */
-function telegramPayload(fields: Record<string, string | number>, token = BOT_TOKEN) {
-  const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join('\n');
-  const hash = createHmac('sha256', createHash('sha256').update(token).digest()).update(check).digest('hex');
-  return { ...fields, hash };
-}
 
 for (const d of DIALECTS) {
   describe(`wallet and Telegram sign-in on ${d.name}`, () => {

@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -8,7 +7,7 @@ import { ROOT } from '../../engine/codegen.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { bootAccounts, ROUTES, type AccountsApp } from '../helpers/accounts.js';
 import { resetCodeIn, startSmtp } from '../helpers/smtp.js';
-import { RESET, VERIFY_ROUTE, mailMatching, siwe, textOf, verificationCode, type Smtp } from '../rbac/support.js';
+import { BOT_TOKEN, RESET, VERIFY_ROUTE, mailMatching, siwe, telegramPayload, textOf, verificationCode, type Smtp } from '../rbac/support.js';
 
 /**
  * F01 (high): an address registered by someone who does not hold it (a squatter) is a claim, not an account. The
@@ -18,12 +17,7 @@ import { RESET, VERIFY_ROUTE, mailMatching, siwe, textOf, verificationCode, type
  * Each test asserts the rows (identities, links, sessions), not only statuses.
  */
 const ADMINS = 'root@example.com,root2@example.com';
-const BOT_TOKEN = '123456:test-bot-token';
 
-function telegramPayload(fields: Record<string, string | number>) {
-  const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join('\n');
-  return { ...fields, hash: createHmac('sha256', createHash('sha256').update(BOT_TOKEN).digest()).update(check).digest('hex') };
-}
 
 for (const d of DIALECTS) {
   describe(`squatted addresses on ${d.name}`, () => {
