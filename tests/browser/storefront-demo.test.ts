@@ -110,7 +110,8 @@ describe('the demo storefront in Chromium', () => {
     await page.getByLabel('Email').fill('a-rather-long-member-address@example.com');
     await page.getByLabel('Password').fill('member-password');
     await page.getByRole('button', { name: 'Create an account' }).click();
-    await page.waitForURL(url + '/');
+    await page.getByRole('status').getByText('Check your email').waitFor();
+    await page.goto(url + '/', { waitUntil: 'networkidle' });
     const account = page.getByRole('banner').getByRole('button', { name: /a-rather-long-member-address/ });
     await account.click();
     const panel = page.getByText('Signed in as');

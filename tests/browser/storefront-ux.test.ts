@@ -73,6 +73,8 @@ describe('storefront UX in Chromium, no payment provider', () => {
     await page.getByLabel('Email').fill('ux-shopper@example.com');
     await page.getByLabel('Password').fill('ux-shopper-password');
     await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByRole('status').getByText('Check your email').waitFor();
+    await page.getByRole('link', { name: 'Continue' }).click();
     await page.waitForURL(server.url + '/');
   });
   afterEach(async (ctx) => {
